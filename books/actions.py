@@ -1,0 +1,51 @@
+"""What the views and the API do to the shelf, in one place."""
+
+from dataclasses import dataclass
+
+from books.registration import (
+    Limits,
+    RegistrationError,
+    megabytes,
+    read_chunks,
+    register,
+)
+from indexing import runner
+from indexing.models import StageRun
+from indexing.worker import nudge
+
+
+@dataclass(frozen=True)
+class Outcome:
+    filename: str
+    book: object = None
+    created: bool = False
+    error: str = ""
+
+
+def register_uploads(files, user, oversized=(), title: str = "") -> list[Outcome]:
+    """Register each uploaded file; return one outcome per file, errors included."""
+    limits = Limits.from_settings()
+    outcomes = [
+        Outcome(name, error=f"The file is larger than the limit of {megabytes(limits.max_bytes)}.")
+        for name in oversized
+    ]
+    for upload in files:
+        title_for_file = title if len(files) == 1 else ""
+        try:
+            with upload.open("rb") as handle:
+                result = register(read_chunks(handle), upload.name, title=title_for_file,
+                                  user=user, limits=limits)
+        except RegistrationError as error:
+            outcomes.append(Outcome(upload.name, error=error.message))
+        else:
+            outcomes.append(Outcome(upload.name, result.book, result.created))
+    return outcomes
+
+
+def retry_stage(book, stage: str) -> bool:
+    """Queue a failed stage of book again; return False if it had not failed."""
+    run = StageRun.objects.filter(book=book, stage=stage).first()
+    if run is None or not runner.retry(run):
+        return False
+    nudge()
+    return True

@@ -1,0 +1,5 @@
+from books.access import is_librarian
+
+
+def roles(request):
+    return {"is_librarian": is_librarian(request.user)}

@@ -1,0 +1,132 @@
+"""The shelf: books, their pages, the headings of their table of contents, and review flags."""
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+from books.storage import blob_path
+
+LIBRARIANS_GROUP = "librarians"
+
+
+class Book(models.Model):
+    title = models.CharField(max_length=500)
+    sha256 = models.CharField(max_length=64, unique=True, editable=False)
+    original_filename = models.CharField(max_length=255)
+    size_bytes = models.BigIntegerField()
+    page_count = models.PositiveIntegerField()
+    languages = models.CharField(
+        max_length=32, blank=True, help_text="Comma-separated language codes found in the text."
+    )
+    added_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    added_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-added_at", "-id"]
+
+    def __str__(self):
+        return self.title
+
+    def get_absolute_url(self):
+        return reverse("book", args=[self.pk])
+
+    @property
+    def path(self):
+        """Return where the registered file is stored (never modified)."""
+        return blob_path(self.sha256)
+
+    @property
+    def language_list(self):
+        return [code for code in self.languages.split(",") if code]
+
+
+class Page(models.Model):
+    class Source(models.TextChoices):
+        TEXT_LAYER = "text_layer", "text layer"
+        OCR = "ocr", "OCR"
+        NONE = "none", "no text"
+
+    book = models.ForeignKey(Book, on_delete=models.CASCADE, related_name="pages")
+    number = models.PositiveIntegerField(help_text="Physical page number, 1-based.")
+    width = models.FloatField(help_text="Page width in PDF points.")
+    height = models.FloatField(help_text="Page height in PDF points.")
+    source = models.CharField(max_length=16, choices=Source.choices)
+    text = models.TextField(blank=True)
+    lines = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Lines in reading order: {text, box [x0, y0, x1, y1] in points, conf, dir}.",
+    )
+    label = models.CharField(
+        max_length=32, blank=True, help_text="The printed page number, where known."
+    )
+
+    class Meta:
+        ordering = ["book", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["book", "number"], name="unique_page_number"),
+        ]
+
+    def __str__(self):
+        return f"{self.book} p. {self.number}"
+
+    def get_absolute_url(self):
+        return reverse("page", args=[self.book_id, self.number])
+
+
+class Heading(models.Model):
+    """One entry of a book's table of contents, placed (or not) on a physical page."""
+
+    class Status(models.TextChoices):
+        EXACT = "exact", "matched exactly"
+        FUZZY = "fuzzy", "matched approximately"
+        OFFSET = "offset", "placed by page offset only"
+        AGENT = "agent", "placed by the verification agent"
+        REVIEWED = "reviewed", "placed by a reviewer"
+        UNRESOLVED = "unresolved", "not placed"
+
+    book = models.ForeignKey(Book, on_delete=models.CASCADE, related_name="headings")
+    parent = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.CASCADE, related_name="children"
+    )
+    position = models.PositiveIntegerField(help_text="Order in the table of contents.")
+    level = models.PositiveSmallIntegerField()
+    title = models.CharField(max_length=1000)
+    printed_page = models.CharField(max_length=32, blank=True)
+    page = models.PositiveIntegerField(null=True, blank=True)
+    page_end = models.PositiveIntegerField(null=True, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices)
+    confidence = models.FloatField(default=0.0)
+    inferred = models.BooleanField(
+        default=False, help_text="Recovered from the body text, not from a printed TOC."
+    )
+
+    class Meta:
+        ordering = ["book", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["book", "position"], name="unique_heading_position"),
+        ]
+
+    def __str__(self):
+        return self.title
+
+
+class ReviewFlag(models.Model):
+    """A heading that a person should look at, and what became of it."""
+
+    heading = models.ForeignKey(Heading, on_delete=models.CASCADE, related_name="flags")
+    reason = models.CharField(max_length=300)
+    severity = models.PositiveSmallIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+
+    class Meta:
+        ordering = ["-severity", "created_at"]
+
+    def __str__(self):
+        return f"{self.heading}: {self.reason}"

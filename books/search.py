@@ -1,0 +1,119 @@
+"""Full-text search over page text, for Japanese and English alike.
+
+On SQLite, an FTS5 table with the trigram tokenizer matches any substring of
+three characters or more without a word segmenter; shorter terms fall back to
+LIKE over the same normalised text. Other databases use case-insensitive
+containment through the ORM.
+"""
+
+from dataclasses import dataclass
+
+from django.db import connection
+
+from books.models import Page
+from books.text import excerpt, for_search, query_terms
+
+FTS_TABLE = "books_page_fts"
+TRIGRAM = 3
+
+
+@dataclass(frozen=True)
+class Hit:
+    page_id: int
+    book_id: int
+    page: int
+    score: float
+    excerpt: list
+
+
+def uses_fts() -> bool:
+    return connection.vendor == "sqlite"
+
+
+def index_book(book, progress=None, batch_size=200) -> int:
+    """Index (or re-index) every page of book; return how many pages hold text."""
+    remove_book(book.pk)
+    pages = Page.objects.filter(book=book).exclude(text="").order_by("number")
+    total = book.page_count
+    indexed = 0
+    rows = []
+    for page_id, text in pages.values_list("id", "text").iterator(chunk_size=batch_size):
+        rows.append((page_id, for_search(text)))
+        if len(rows) >= batch_size:
+            indexed += _insert(rows)
+            rows = []
+            if progress:
+                progress(min(indexed, total), total)
+    indexed += _insert(rows)
+    return indexed
+
+
+def _insert(rows) -> int:
+    if rows and uses_fts():
+        with connection.cursor() as cursor:
+            cursor.executemany(f"INSERT INTO {FTS_TABLE} (rowid, text) VALUES (%s, %s)", rows)
+    return len(rows)
+
+
+def remove_book(book_id: int) -> None:
+    if uses_fts():
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"DELETE FROM {FTS_TABLE} WHERE rowid IN "
+                "(SELECT id FROM books_page WHERE book_id = %s)",
+                [book_id],
+            )
+
+
+def search(query: str, book_ids=None, limit: int = 50) -> list[Hit]:
+    """Return the pages matching every term of query, best first."""
+    terms = query_terms(query)
+    if not terms:
+        return []
+    rows = _search_fts(terms, book_ids, limit) if uses_fts() else _search_orm(terms, book_ids, limit)
+    return [
+        Hit(page_id=page_id, book_id=book_id, page=number, score=score,
+            excerpt=excerpt(text, terms))
+        for page_id, book_id, number, text, score in rows
+    ]
+
+
+def _like(term: str) -> str:
+    escaped = term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
+def _search_fts(terms, book_ids, limit):
+    long_terms = [term for term in terms if len(term) >= TRIGRAM]
+    where, params = [], []
+    if long_terms:
+        where.append(f"{FTS_TABLE} MATCH %s")
+        params.append(" AND ".join('"' + term.replace('"', '""') + '"' for term in long_terms))
+    for term in terms:
+        if len(term) < TRIGRAM:
+            where.append(f"{FTS_TABLE}.text LIKE %s ESCAPE '\\'")
+            params.append(_like(term))
+    if book_ids is not None:
+        book_ids = list(book_ids) or [0]
+        where.append(f"p.book_id IN ({', '.join(['%s'] * len(book_ids))})")
+        params.extend(book_ids)
+    rank = f"bm25({FTS_TABLE})" if long_terms else "0"
+    sql = (
+        f"SELECT p.id, p.book_id, p.number, {FTS_TABLE}.text, {rank} AS rank "
+        f"FROM {FTS_TABLE} JOIN books_page p ON p.id = {FTS_TABLE}.rowid "
+        f"WHERE {' AND '.join(where)} ORDER BY rank, p.book_id, p.number LIMIT %s"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, limit])
+        # bm25 is lower for better matches; report higher-is-better scores.
+        return [(pid, bid, num, text, -rank) for pid, bid, num, text, rank in cursor.fetchall()]
+
+
+def _search_orm(terms, book_ids, limit):
+    pages = Page.objects.exclude(text="")
+    for term in terms:
+        pages = pages.filter(text__icontains=term)
+    if book_ids is not None:
+        pages = pages.filter(book_id__in=book_ids)
+    rows = pages.order_by("book_id", "number").values_list("id", "book_id", "number", "text")
+    return [(pid, bid, num, for_search(text), 0.0) for pid, bid, num, text in rows[:limit]]

@@ -1,0 +1,25 @@
+import shutil
+
+from django.db import transaction
+from django.db.models.signals import post_delete, pre_delete
+from django.dispatch import receiver
+
+from books import search, storage
+from books.models import Book
+
+
+@receiver(pre_delete, sender=Book)
+def forget_search_rows(sender, instance, **kwargs):
+    """Drop the book's rows from the search index before its pages go."""
+    search.remove_book(instance.pk)
+
+
+@receiver(post_delete, sender=Book)
+def remove_files(sender, instance, **kwargs):
+    """Once the deletion is committed, remove the stored file and its rendered images."""
+
+    def remove():
+        storage.remove_blob(instance.sha256)
+        shutil.rmtree(storage.data_dir() / "cache" / "pages" / instance.sha256, ignore_errors=True)
+
+    transaction.on_commit(remove)

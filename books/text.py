@@ -1,0 +1,84 @@
+"""Text helpers shared by search and display (pure functions)."""
+
+import re
+import unicodedata
+from collections import Counter
+
+CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f"
+_CJK_BREAK = re.compile(rf"(?<=[{CJK}])\n(?=[{CJK}])")
+_HYPHEN_BREAK = re.compile(r"(?<=[a-z])-\n(?=[a-z])")
+_SPACES = re.compile(r"\s+")
+_KANA = re.compile(r"[\u3040-\u30ff\uff66-\uff9f]")
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_LATIN_WORD = re.compile(r"[A-Za-z]+")
+ENGLISH_WORDS = {"the", "and", "of", "to", "is", "in", "for", "that", "with", "this", "are"}
+
+
+def for_search(text: str) -> str:
+    """Return text normalised for matching: NFKC, lines joined the way they were printed.
+
+    Japanese wraps lines inside words, so a line break between two CJK
+    characters is dropped; an English word hyphenated at a line end is joined.
+    """
+    text = unicodedata.normalize("NFKC", text)
+    text = _CJK_BREAK.sub("", text)
+    text = _HYPHEN_BREAK.sub("", text)
+    return _SPACES.sub(" ", text).strip()
+
+
+def query_terms(query: str, limit: int = 10) -> list[str]:
+    """Return the distinct search terms of a query, normalised like the indexed text."""
+    words = for_search(query.replace('"', " ")).split(" ")
+    terms = []
+    for word in words:
+        word = word[:100]
+        if word and word.casefold() not in {term.casefold() for term in terms}:
+            terms.append(word)
+    return terms[:limit]
+
+
+def excerpt(text: str, terms: list[str], width: int = 240) -> list[tuple[str, bool]]:
+    """Return a window of text around the first matched term, as (segment, is_match) pairs."""
+    if not terms:
+        return [(text[:width], False)] if text else []
+    pattern = re.compile("|".join(re.escape(term) for term in sorted(terms, key=len, reverse=True)),
+                         re.IGNORECASE)
+    first = pattern.search(text)
+    centre = first.start() if first else 0
+    start = max(0, centre - width // 3)
+    end = min(len(text), start + width)
+    window = text[start:end]
+    segments: list[tuple[str, bool]] = [("…", False)] if start > 0 else []
+    position = 0
+    for match in pattern.finditer(window):
+        if match.start() > position:
+            segments.append((window[position:match.start()], False))
+        segments.append((match.group(), True))
+        position = match.end()
+    if position < len(window):
+        segments.append((window[position:], False))
+    if end < len(text):
+        segments.append(("…", False))
+    return segments
+
+
+def detect_languages(text: str) -> list[str]:
+    """Return language codes whose script makes up a real share of the text, commonest first.
+
+    Japanese is told apart from Chinese by its kana; English from other
+    Latin-script languages by its commonest words ("latn" for the rest).
+    """
+    kana = len(_KANA.findall(text))
+    han = len(_HAN.findall(text))
+    words = _LATIN_WORD.findall(text)
+    latin = sum(len(word) for word in words)
+    total = kana + han + latin
+    if not total:
+        return []
+    shares = Counter()
+    if kana + han >= 0.1 * total:
+        shares["ja" if kana >= 0.05 * (kana + han) else "zh"] = kana + han
+    if latin >= 0.1 * total:
+        english = sum(1 for word in words if word.lower() in ENGLISH_WORDS)
+        shares["en" if english >= 0.03 * len(words) else "latn"] = latin
+    return [code for code, _ in shares.most_common()]

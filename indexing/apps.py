@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class IndexingConfig(AppConfig):
+    name = "indexing"
+    verbose_name = "Indexing pipeline"

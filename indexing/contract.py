@@ -1,0 +1,73 @@
+"""The contract every pipeline stage follows.
+
+A stage is idempotent and artifact-based: it reads what earlier stages stored
+on the book, stores its own results, and can be run again from the start or
+resumed after a crash without redoing work it has already recorded.
+
+The runner calls ``setup`` once, then ``run``, then always ``cleanup``.
+``run`` returns a one-line summary for people, reports progress through the
+callable it is given, and raises ``StageError`` for failures it understands.
+Any other exception is a bug: the runner records it as an internal error.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable, ClassVar
+
+if TYPE_CHECKING:
+    from books.models import Book
+
+Progress = Callable[[int, int], None]
+"""progress(done, total): report how far the stage has got. Raises StageCancelled."""
+
+
+class StageError(Exception):
+    """A failure the stage understands: message is for people, detail for the log."""
+
+    def __init__(self, message: str, *, retryable: bool = False, detail: str = ""):
+        super().__init__(message)
+        self.message = message
+        self.retryable = retryable
+        self.detail = detail or message
+
+
+class StageCancelled(Exception):
+    """The work was taken away (claim lost, book deleted): stop without recording."""
+
+
+@dataclass(frozen=True)
+class StageContext:
+    """What stages need from the configuration, built once from settings."""
+
+    data_dir: Path
+    render_dpi: int = 150
+    max_render_pixels: int = 12_000_000
+
+    @classmethod
+    def from_settings(cls) -> StageContext:
+        from django.conf import settings
+
+        return cls(
+            data_dir=Path(settings.LIBRARIAN_DATA_DIR),
+            render_dpi=settings.LIBRARIAN_RENDER_DPI,
+            max_render_pixels=settings.LIBRARIAN_MAX_RENDER_PIXELS,
+        )
+
+
+class Stage(ABC):
+    name: ClassVar[str]
+    title: ClassVar[str]
+    """What the stage does, as shown to people ("Reading pages")."""
+
+    def setup(self, ctx: StageContext) -> None:
+        """Load what the stage needs (models, engines) before the book is touched."""
+
+    @abstractmethod
+    def run(self, ctx: StageContext, book: Book, progress: Progress) -> str:
+        """Do the stage's work on book and return a one-line summary."""
+
+    def cleanup(self) -> None:
+        """Release what setup acquired. Called even when run failed."""

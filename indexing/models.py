@@ -1,0 +1,65 @@
+"""The record of work: one row per book and stage."""
+
+from django.db import models
+from django.utils import timezone
+
+
+class StageRun(models.Model):
+    class Status(models.TextChoices):
+        PENDING = "pending", "waiting"
+        RUNNING = "running", "running"
+        DONE = "done", "done"
+        FAILED = "failed", "failed"
+
+    book = models.ForeignKey("books.Book", on_delete=models.CASCADE, related_name="stage_runs")
+    stage = models.CharField(max_length=32)
+    position = models.PositiveSmallIntegerField(help_text="Order of the stage in the pipeline.")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    available_at = models.DateTimeField(
+        default=timezone.now, help_text="Not claimed before this time (retry back-off)."
+    )
+    claimed_by = models.CharField(max_length=200, blank=True)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    seconds = models.FloatField(null=True, blank=True, help_text="Duration of the last attempt.")
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    summary = models.CharField(max_length=500, blank=True)
+    message = models.CharField(max_length=500, blank=True, help_text="Last error, for people.")
+    error_detail = models.TextField(blank=True, help_text="Last error, for the log.")
+
+    class Meta:
+        ordering = ["book", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["book", "stage"], name="unique_stage_per_book"),
+        ]
+        indexes = [models.Index(fields=["status", "available_at"])]
+
+    def __str__(self):
+        return f"{self.stage} of book {self.book_id}: {self.status}"
+
+    @property
+    def percent(self):
+        if self.status == self.Status.DONE:
+            return 100
+        return int(100 * self.done / self.total) if self.total else 0
+
+    def elapsed(self, now=None):
+        """Return seconds spent on the current or last attempt, or None if never started."""
+        if self.status == self.Status.RUNNING and self.started_at:
+            return ((now or timezone.now()) - self.started_at).total_seconds()
+        return self.seconds
+
+
+def pipeline_active(runs) -> bool:
+    """Return True while some of a book's runs are running or can still run.
+
+    A pending run behind a failed one cannot run until someone retries, so a
+    book whose pipeline stopped at a failure is not active.
+    """
+    for run in sorted(runs, key=lambda run: run.position):
+        if run.status != StageRun.Status.DONE:
+            return run.status != StageRun.Status.FAILED
+    return False

@@ -1,0 +1,241 @@
+"""The one runner: claims stage runs from the database, runs them, records the outcome.
+
+The database is the record of work. A worker claims a run with a conditional
+update (only one update can turn a pending run into a running one), keeps a
+heartbeat while it works, and writes the outcome only while its claim holds.
+``sweep`` hands runs whose worker stopped beating back to the queue.
+"""
+
+import logging
+import os
+import socket
+import threading
+import time
+import traceback
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import close_old_connections
+from django.db.models import Exists, F, OuterRef
+from django.utils import timezone
+
+from indexing.contract import Stage, StageCancelled, StageContext, StageError
+from indexing.models import StageRun
+from indexing.stages import STAGES
+
+logger = logging.getLogger(__name__)
+Status = StageRun.Status
+
+INTERNAL_ERROR = "Internal error while processing this stage; the details are in the server log."
+PROGRESS_INTERVAL = 1.0  # seconds between progress writes
+
+
+def worker_name() -> str:
+    """Return a name for this thread of this process, as shown in claims."""
+    return f"{socket.gethostname()}:{os.getpid()}:{threading.get_ident()}"
+
+
+def stage_by_name(name: str) -> Stage:
+    for stage in STAGES:
+        if stage.name == name:
+            return stage
+    raise KeyError(name)
+
+
+def create_runs(book) -> None:
+    """Create the book's missing stage runs (all of them for a new book)."""
+    existing = set(book.stage_runs.values_list("stage", flat=True))
+    StageRun.objects.bulk_create(
+        [
+            StageRun(book=book, stage=stage.name, position=position)
+            for position, stage in enumerate(STAGES)
+            if stage.name not in existing
+        ],
+        ignore_conflicts=True,
+    )
+
+
+def runnable(stages=None, book_id=None):
+    """Return pending runs whose earlier stages are all done, oldest book first."""
+    blocked = StageRun.objects.filter(
+        book=OuterRef("book"), position__lt=OuterRef("position")
+    ).exclude(status=Status.DONE)
+    runs = StageRun.objects.filter(
+        status=Status.PENDING, available_at__lte=timezone.now()
+    ).exclude(Exists(blocked))
+    if stages:
+        runs = runs.filter(stage__in=stages)
+    if book_id is not None:
+        runs = runs.filter(book_id=book_id)
+    return runs.order_by("book__added_at", "book_id", "position")
+
+
+def claim_next(worker: str, stages=None, book_id=None) -> StageRun | None:
+    """Claim the next runnable stage run for worker, or return None."""
+    for run_id in runnable(stages, book_id).values_list("id", flat=True)[:20]:
+        now = timezone.now()
+        claimed = StageRun.objects.filter(id=run_id, status=Status.PENDING).update(
+            status=Status.RUNNING,
+            claimed_by=worker,
+            heartbeat_at=now,
+            started_at=now,
+            finished_at=None,
+            attempts=F("attempts") + 1,
+            message="",
+            error_detail="",
+        )
+        if claimed:
+            return StageRun.objects.select_related("book").get(id=run_id)
+        # Nothing updated: another worker got there first.
+    return None
+
+
+def sweep(timeout: float | None = None) -> int:
+    """Requeue running claims whose worker stopped beating; return how many."""
+    timeout = settings.LIBRARIAN_CLAIM_TIMEOUT if timeout is None else timeout
+    cutoff = timezone.now() - timedelta(seconds=timeout)
+    stale = StageRun.objects.filter(status=Status.RUNNING, heartbeat_at__lt=cutoff)
+    return sum(
+        _requeue(run, "the worker stopped responding", heartbeat_at__lt=cutoff)
+        for run in stale.only("id", "attempts", "claimed_by", "stage", "book_id")
+    )
+
+
+def _requeue(run: StageRun, why: str, **still) -> int:
+    """Give run back to the queue (or fail it after too many attempts) if the claim is unchanged."""
+    fields = {
+        "status": Status.PENDING,
+        "claimed_by": "",
+        "message": f"Interrupted: {why}; the stage was requeued.",
+    }
+    if run.attempts >= settings.LIBRARIAN_MAX_ATTEMPTS:
+        fields.update(
+            status=Status.FAILED,
+            message=f"Gave up after {run.attempts} attempts: {why}.",
+            finished_at=timezone.now(),
+        )
+    # Conditional on the same claim: a worker that is alive after all keeps it.
+    updated = StageRun.objects.filter(
+        id=run.id, status=Status.RUNNING, claimed_by=run.claimed_by, **still
+    ).update(**fields)
+    if updated:
+        logger.warning("%s of book %s: %s", run.stage, run.book_id, fields["message"])
+    return updated
+
+
+def release_orphans() -> int:
+    """Requeue runs claimed on this host by processes that no longer exist; return how many.
+
+    A restarted server would otherwise wait for the claim timeout before
+    resuming the book it was working on when it died.
+    """
+    host = socket.gethostname()
+    running = StageRun.objects.filter(status=Status.RUNNING, claimed_by__startswith=host + ":")
+    count = 0
+    for run in running.only("id", "attempts", "claimed_by", "stage", "book_id"):
+        pid = run.claimed_by.split(":")[1]
+        if pid.isdigit() and not _process_alive(int(pid)):
+            count += _requeue(run, "the worker process ended")
+    return count
+
+
+def _process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def retry(run: StageRun) -> bool:
+    """Put a failed run back in the queue with fresh attempts; return False if not failed."""
+    return bool(
+        StageRun.objects.filter(id=run.id, status=Status.FAILED).update(
+            status=Status.PENDING,
+            attempts=0,
+            available_at=timezone.now(),
+            message="",
+            error_detail="",
+        )
+    )
+
+
+class _Claim:
+    """Progress reporting and outcome recording, valid only while the claim holds."""
+
+    def __init__(self, run: StageRun, worker: str):
+        self.run = run
+        self.worker = worker
+        self.last_write = 0.0
+
+    def _mine(self):
+        return StageRun.objects.filter(id=self.run.id, status=Status.RUNNING, claimed_by=self.worker)
+
+    def progress(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - self.last_write < PROGRESS_INTERVAL and done < total:
+            return
+        self.last_write = now
+        if not self._mine().update(done=done, total=total, heartbeat_at=timezone.now()):
+            raise StageCancelled("claim lost")
+
+    def finish(self, **fields) -> bool:
+        started = self.run.started_at or timezone.now()
+        finished = timezone.now()
+        fields.update(claimed_by="", finished_at=finished)
+        fields["seconds"] = (finished - started).total_seconds()
+        return bool(self._mine().update(**fields))
+
+
+def execute(run: StageRun, worker: str, ctx: StageContext | None = None) -> str:
+    """Run a claimed stage run to its outcome and return the status recorded."""
+    ctx = ctx or StageContext.from_settings()
+    stage = stage_by_name(run.stage)
+    claim = _Claim(run, worker)
+    logger.info("Starting %s of book %s (attempt %s)", run.stage, run.book_id, run.attempts)
+    try:
+        stage.setup(ctx)
+        summary = stage.run(ctx, run.book, claim.progress)
+    except StageCancelled:
+        logger.warning("Stopped %s of book %s: the claim was taken away", run.stage, run.book_id)
+        return "cancelled"
+    except StageError as error:
+        return _record_failure(run, claim, error.message, error.detail, error.retryable)
+    except Exception:
+        logger.exception("Internal error in %s of book %s", run.stage, run.book_id)
+        return _record_failure(run, claim, INTERNAL_ERROR, traceback.format_exc(), False)
+    finally:
+        stage.cleanup()
+    claim.finish(status=Status.DONE, summary=summary[:500], done=F("total"), message="")
+    logger.info("Finished %s of book %s: %s", run.stage, run.book_id, summary)
+    return Status.DONE
+
+
+def _record_failure(run, claim, message, detail, retryable) -> str:
+    if retryable and run.attempts < settings.LIBRARIAN_MAX_ATTEMPTS:
+        delay = min(600, 10 * 2 ** (run.attempts - 1))
+        status = Status.PENDING
+        extra = {"available_at": timezone.now() + timedelta(seconds=delay)}
+        message = f"{message} Retrying in {delay} s."
+    else:
+        status, extra = Status.FAILED, {}
+    logger.error("%s of book %s: %s\n%s", run.stage, run.book_id, message, detail)
+    claim.finish(status=status, message=message[:500], error_detail=detail, **extra)
+    return status
+
+
+def run_pending(worker: str, stages=None, book_id=None, ctx=None) -> int:
+    """Claim and run stage runs until none is runnable; return how many ran."""
+    count = 0
+    while True:
+        close_old_connections()
+        run = claim_next(worker, stages, book_id)
+        if run is None:
+            return count
+        try:
+            execute(run, worker, ctx)
+        except StageRun.DoesNotExist:
+            pass  # the book was deleted under us
+        count += 1

@@ -1,0 +1,6 @@
+"""The pipeline, in order. Stages whose work is not built yet are absent, not faked."""
+
+from indexing.stages.ingest import IngestStage
+from indexing.stages.ocr import OcrStage
+
+STAGES = [OcrStage(), IngestStage()]

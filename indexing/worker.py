@@ -1,0 +1,93 @@
+"""Workers: loops that run the pipeline, woken by nudges and by a timer.
+
+A nudge is only a hint that work may be waiting; the loop also looks at the
+database every LIBRARIAN_POLL_SECONDS, so a lost nudge delays work but never
+loses it. Embedded mode runs worker threads inside the server process and
+nudges them with an event; scaled mode runs ``manage.py runworker`` processes
+nudged over the channel layer (Redis).
+"""
+
+import asyncio
+import logging
+import threading
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import close_old_connections, transaction
+
+from indexing import runner
+
+logger = logging.getLogger(__name__)
+
+CHANNEL = "librarian-indexing"
+_wake = threading.Event()
+
+
+def nudge() -> None:
+    """Tell a worker that work may be waiting. Best effort: the database is the record."""
+    if settings.LIBRARIAN_WORKER == "embedded":
+        _wake.set()
+        return
+    try:
+        async_to_sync(get_channel_layer().send)(CHANNEL, {"type": "work.available"})
+    except Exception:  # a worker's poll picks the work up anyway
+        logger.warning("Could not nudge the workers over the channel layer", exc_info=True)
+
+
+def nudge_on_commit() -> None:
+    transaction.on_commit(nudge)
+
+
+class Worker:
+    def __init__(self, stages=None, name=None, poll_seconds=None):
+        self.stages = stages or None
+        self.name = name or runner.worker_name()
+        self.poll_seconds = poll_seconds or settings.LIBRARIAN_POLL_SECONDS
+        self.embedded = settings.LIBRARIAN_WORKER == "embedded"
+
+    def run_once(self) -> int:
+        """Requeue stale claims, then run whatever is runnable; return how many ran."""
+        try:
+            runner.release_orphans()
+            runner.sweep()
+            return runner.run_pending(self.name, self.stages)
+        except Exception:
+            logger.exception("Worker %s hit an error; it will try again", self.name)
+            return 0
+        finally:
+            close_old_connections()
+
+    def loop(self, stop: threading.Event) -> None:
+        logger.info("Worker %s started (stages: %s)", self.name, self.stages or "all")
+        while not stop.is_set():
+            if not self.run_once():
+                self.wait(stop)
+        logger.info("Worker %s stopped", self.name)
+
+    def wait(self, stop: threading.Event) -> None:
+        if self.embedded:
+            _wake.wait(self.poll_seconds)
+            _wake.clear()
+        else:
+            async_to_sync(self._receive)()
+
+    async def _receive(self) -> None:
+        try:
+            await asyncio.wait_for(get_channel_layer().receive(CHANNEL), self.poll_seconds)
+        except asyncio.TimeoutError:
+            pass
+        except Exception:
+            logger.warning("Channel layer unavailable; polling the database", exc_info=True)
+            await asyncio.sleep(self.poll_seconds)
+
+
+def start_embedded(count: int) -> threading.Event:
+    """Start count worker threads in this process; return the event that stops them."""
+    stop = threading.Event()
+    for index in range(count):
+        worker = Worker(name=f"{runner.worker_name()}-{index}")
+        thread = threading.Thread(target=worker.loop, args=(stop,), daemon=True,
+                                  name=f"librarian-worker-{index}")
+        thread.start()
+    return stop

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class LibrarianConfig(AppConfig):
+    name = "librarian"
+    verbose_name = "Librarian"

@@ -1,0 +1,12 @@
+"""ASGI entry point: Django over HTTP (served by daphne through channels)."""
+
+import os
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "librarian.settings")
+
+from channels.routing import ProtocolTypeRouter  # noqa: E402
+from django.core.asgi import get_asgi_application  # noqa: E402
+
+django_application = get_asgi_application()
+
+application = ProtocolTypeRouter({"http": django_application})

@@ -1,0 +1,108 @@
+"""Read LIBRARIAN_* settings from the environment, rejecting bad values loudly.
+
+Every variable read here is listed in the README's settings table.
+"""
+
+import os
+import secrets
+from pathlib import Path
+
+from django.core.exceptions import ImproperlyConfigured
+
+PREFIX = "LIBRARIAN_"
+TRUE_WORDS = {"1", "true", "yes", "on"}
+FALSE_WORDS = {"0", "false", "no", "off"}
+
+
+def _raw(name: str) -> str | None:
+    value = os.environ.get(PREFIX + name)
+    if value is None or value.strip() == "":
+        return None
+    return value.strip()
+
+
+def _bad(name: str, value: str, expected: str) -> ImproperlyConfigured:
+    return ImproperlyConfigured(f"{PREFIX}{name}={value!r} is not valid: expected {expected}.")
+
+
+def env_str(name: str, default: str = "") -> str:
+    value = _raw(name)
+    return default if value is None else value
+
+
+def env_bool(name: str, default: bool) -> bool:
+    value = _raw(name)
+    if value is None:
+        return default
+    if value.lower() in TRUE_WORDS:
+        return True
+    if value.lower() in FALSE_WORDS:
+        return False
+    raise _bad(name, value, "one of " + ", ".join(sorted(TRUE_WORDS | FALSE_WORDS)))
+
+
+def env_int(name: str, default: int, *, minimum: int, maximum: int) -> int:
+    value = _raw(name)
+    if value is None:
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        raise _bad(name, value, f"a whole number from {minimum} to {maximum}") from None
+    if not minimum <= number <= maximum:
+        raise _bad(name, value, f"a whole number from {minimum} to {maximum}")
+    return number
+
+
+def env_float(name: str, default: float, *, minimum: float, maximum: float) -> float:
+    value = _raw(name)
+    if value is None:
+        return default
+    try:
+        number = float(value)
+    except ValueError:
+        raise _bad(name, value, f"a number from {minimum} to {maximum}") from None
+    if not minimum <= number <= maximum:
+        raise _bad(name, value, f"a number from {minimum} to {maximum}")
+    return number
+
+
+def env_choice(name: str, default: str, choices: tuple[str, ...]) -> str:
+    value = _raw(name)
+    if value is None:
+        return default
+    if value not in choices:
+        raise _bad(name, value, "one of " + ", ".join(choices))
+    return value
+
+
+def env_list(name: str, default: list[str]) -> list[str]:
+    value = _raw(name)
+    if value is None:
+        return default
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def env_path(name: str, default: Path) -> Path:
+    value = _raw(name)
+    return (Path(value).expanduser() if value else default).resolve()
+
+
+def secret_key(data_dir: Path) -> str:
+    """Return LIBRARIAN_SECRET_KEY, or a key generated once and kept in the data directory."""
+    value = _raw("SECRET_KEY")
+    if value is not None:
+        if len(value) < 32:
+            raise _bad("SECRET_KEY", "…", "at least 32 characters")
+        return value
+    path = data_dir / "secret_key"
+    if not path.exists():
+        data_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            pass  # another process created it first
+        else:
+            with os.fdopen(fd, "w") as handle:
+                handle.write(secrets.token_urlsafe(50))
+    return path.read_text().strip()

@@ -1,0 +1,28 @@
+from daphne.endpoints import build_endpoint_description_strings
+from daphne.server import Server
+from django.conf import settings
+from django.core.management.base import BaseCommand
+
+from indexing.worker import start_embedded
+
+
+class Command(BaseCommand):
+    help = "Serve the app (daphne, HTTP and websockets) with the embedded pipeline worker."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--host", default="127.0.0.1")
+        parser.add_argument("--port", type=int, default=8000)
+
+    def handle(self, host, port, **options):
+        from channels.routing import get_default_application
+
+        threads = settings.LIBRARIAN_WORKER_THREADS
+        if settings.LIBRARIAN_WORKER == "embedded" and threads:
+            start_embedded(threads)
+            self.stdout.write(f"Embedded worker: {threads} thread(s).")
+        self.stdout.write(f"Serving the librarian on http://{host}:{port}/ (Ctrl-C to stop)")
+        Server(
+            application=get_default_application(),
+            endpoints=build_endpoint_description_strings(host=host, port=port),
+            action_logs=False,
+        ).run()

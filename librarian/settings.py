@@ -1,0 +1,164 @@
+"""Django settings. Everything a deployment changes comes from LIBRARIAN_* variables."""
+
+from pathlib import Path
+
+import dj_database_url
+
+from librarian.config import (
+    env_bool,
+    env_choice,
+    env_float,
+    env_int,
+    env_list,
+    env_path,
+    env_str,
+    secret_key,
+)
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+LIBRARIAN_DATA_DIR = env_path("DATA_DIR", BASE_DIR / "data")
+SECRET_KEY = secret_key(LIBRARIAN_DATA_DIR)
+DEBUG = env_bool("DEBUG", False)
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+
+# Limits on what a registration may contain.
+LIBRARIAN_MAX_UPLOAD_MB = env_int("MAX_UPLOAD_MB", 1024, minimum=1, maximum=64 * 1024)
+LIBRARIAN_MAX_PAGES = env_int("MAX_PAGES", 3000, minimum=1, maximum=100_000)
+
+# The background pipeline.
+LIBRARIAN_WORKER = env_choice("WORKER", "embedded", ("embedded", "external"))
+LIBRARIAN_WORKER_THREADS = env_int("WORKER_THREADS", 1, minimum=0, maximum=64)
+LIBRARIAN_POLL_SECONDS = env_float("POLL_SECONDS", 5.0, minimum=0.1, maximum=3600)
+LIBRARIAN_CLAIM_TIMEOUT = env_int("CLAIM_TIMEOUT", 300, minimum=5, maximum=86_400)
+LIBRARIAN_MAX_ATTEMPTS = env_int("MAX_ATTEMPTS", 3, minimum=1, maximum=100)
+LIBRARIAN_RENDER_DPI = env_int("RENDER_DPI", 150, minimum=50, maximum=600)
+LIBRARIAN_MAX_RENDER_PIXELS = env_int(
+    "MAX_RENDER_PIXELS", 12_000_000, minimum=100_000, maximum=200_000_000
+)
+LIBRARIAN_REDIS_URL = env_str("REDIS_URL")
+
+INSTALLED_APPS = [
+    "daphne",
+    "librarian",
+    "books",
+    "indexing",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "channels",
+    "django_htmx",
+    "template_partials",
+    "ninja",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "librarian.urls"
+ASGI_APPLICATION = "librarian.asgi.application"
+WSGI_APPLICATION = None
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "books.context_processors.roles",
+            ],
+        },
+    },
+]
+
+_SQLITE_OPTIONS = {
+    # WAL lets the page views read while the worker writes; IMMEDIATE makes a
+    # writer wait for the lock up front instead of failing halfway through.
+    "transaction_mode": "IMMEDIATE",
+    "timeout": 30,
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+}
+_database_url = env_str("DATABASE_URL")
+if _database_url:
+    DATABASES = {"default": dj_database_url.parse(_database_url, conn_max_age=60)}
+    if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+        DATABASES["default"]["OPTIONS"] = dict(_SQLITE_OPTIONS)
+else:
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": LIBRARIAN_DATA_DIR / "librarian.sqlite3",
+            "OPTIONS": dict(_SQLITE_OPTIONS),
+        }
+    }
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+if LIBRARIAN_REDIS_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [LIBRARIAN_REDIS_URL]},
+        }
+    }
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "shelf"
+LOGOUT_REDIRECT_URL = "login"
+
+LANGUAGE_CODE = "en"
+TIME_ZONE = env_str("TIME_ZONE", "UTC")
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+# WhiteNoise serves static files from the source folders; a deployment that
+# prefers collected files sets LIBRARIAN_STATIC_ROOT and runs collectstatic.
+STATIC_ROOT = env_path("STATIC_ROOT", BASE_DIR / "staticfiles") if env_str("STATIC_ROOT") else None
+WHITENOISE_USE_FINDERS = STATIC_ROOT is None
+
+# Uploads are streamed to disk; the registration code enforces the size limit.
+FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
+DATA_UPLOAD_MAX_NUMBER_FILES = 50
+
+SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "loggers": {
+        name: {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")}
+        for name in ("librarian", "books", "indexing")
+    },
+}

@@ -1,0 +1,56 @@
+"""Small real PDFs made on the fly for tests."""
+
+from pathlib import Path
+
+import pymupdf
+
+
+def make_pdf(path: Path, pages: list[str], *, title: str = "", fontname: str = "helv") -> Path:
+    """Write a PDF whose pages hold the given texts (one string per page, lines split on \\n)."""
+    document = pymupdf.open()
+    for text in pages:
+        page = document.new_page(width=420, height=595)
+        y = 60
+        for line in text.split("\n"):
+            if line:
+                page.insert_text((50, y), line, fontsize=11, fontname=fontname)
+            y += 16
+    if title:
+        document.set_metadata({"title": title})
+    document.save(path)
+    document.close()
+    return path
+
+
+def make_japanese_pdf(path: Path, pages: list[str], **kwargs) -> Path:
+    return make_pdf(path, pages, fontname="japan", **kwargs)
+
+
+def make_scan_pdf(path: Path, count: int = 2) -> Path:
+    """Write an image-only PDF (no text layer), like a scanner makes."""
+    document = pymupdf.open()
+    for _ in range(count):
+        page = document.new_page(width=420, height=595)
+        pixmap = pymupdf.Pixmap(pymupdf.csGRAY, pymupdf.IRect(0, 0, 100, 140), False)
+        pixmap.clear_with(200)
+        page.insert_image(page.rect, pixmap=pixmap)
+    document.save(path)
+    document.close()
+    return path
+
+
+def make_encrypted_pdf(path: Path) -> Path:
+    document = pymupdf.open()
+    document.new_page().insert_text((50, 60), "secret")
+    document.save(path, encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="user", owner_pw="owner")
+    document.close()
+    return path
+
+
+def make_empty_pdf(path: Path) -> Path:
+    """Write a syntactically valid PDF with zero pages (PyMuPDF refuses to save one)."""
+    from pypdf import PdfWriter
+
+    with open(path, "wb") as handle:
+        PdfWriter().write(handle)
+    return path

@@ -1,0 +1,214 @@
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from books.models import Page
+from indexing import runner
+from indexing.contract import Stage, StageError
+from indexing.models import StageRun
+
+pytestmark = pytest.mark.django_db
+Status = StageRun.Status
+
+
+class Recorder(Stage):
+    """A stage that records its calls and then does what it is told."""
+
+    def __init__(self, name, outcome=None):
+        self.name = name
+        self.title = name
+        self.outcome = outcome
+        self.calls = []
+
+    def setup(self, ctx):
+        self.calls.append("setup")
+
+    def run(self, ctx, book, progress):
+        self.calls.append("run")
+        progress(1, 2)
+        if self.outcome is not None:
+            raise self.outcome
+        return f"{self.name} finished"
+
+    def cleanup(self):
+        self.calls.append("cleanup")
+
+
+@pytest.fixture
+def stages(monkeypatch):
+    """Replace the pipeline with recording stages; return them by name."""
+    pipeline = [Recorder("first"), Recorder("second")]
+    monkeypatch.setattr(runner, "STAGES", pipeline)
+    return {stage.name: stage for stage in pipeline}
+
+
+@pytest.fixture
+def book(shelve, english_pdf, stages):
+    return shelve(english_pdf, process=False)
+
+
+def run_of(book, stage):
+    return StageRun.objects.get(book=book, stage=stage)
+
+
+def test_it_runs_the_stages_in_order_and_records_success(book, stages):
+    assert runner.run_pending("w1") == 2
+    first = run_of(book, "first")
+    assert first.status == Status.DONE
+    assert first.summary == "first finished"
+    assert first.attempts == 1
+    assert first.seconds is not None and first.seconds >= 0
+    assert first.claimed_by == ""
+    assert stages["first"].calls == ["setup", "run", "cleanup"]
+    assert run_of(book, "second").status == Status.DONE
+
+
+def test_a_later_stage_waits_for_the_earlier_one(book):
+    assert [run.stage for run in runner.runnable()] == ["first"]
+    claimed = runner.claim_next("w1")
+    assert claimed.stage == "first"
+    assert runner.claim_next("w2") is None  # second waits until first is done
+
+
+def test_only_one_worker_gets_a_claim(book):
+    run = run_of(book, "first")
+    assert runner.claim_next("w1").pk == run.pk
+    assert runner.claim_next("w2") is None
+    run.refresh_from_db()
+    assert (run.status, run.claimed_by) == (Status.RUNNING, "w1")
+
+
+def test_a_failure_is_recorded_for_people_and_for_the_log(book, stages):
+    stages["first"].outcome = StageError("The stored PDF could not be opened.", detail="xref 12")
+    runner.run_pending("w1")
+    first = run_of(book, "first")
+    assert first.status == Status.FAILED
+    assert first.message == "The stored PDF could not be opened."
+    assert first.error_detail == "xref 12"
+    assert stages["first"].calls == ["setup", "run", "cleanup"]
+    assert run_of(book, "second").status == Status.PENDING  # never started
+
+
+def test_a_bug_becomes_an_internal_error_with_the_traceback_logged(book, stages):
+    stages["first"].outcome = ZeroDivisionError("oops")
+    runner.run_pending("w1")
+    first = run_of(book, "first")
+    assert first.status == Status.FAILED
+    assert first.message == runner.INTERNAL_ERROR
+    assert "ZeroDivisionError: oops" in first.error_detail
+
+
+def test_a_retryable_failure_is_retried_later(book, stages):
+    stages["first"].outcome = StageError("The OCR engine is busy.", retryable=True)
+    runner.run_pending("w1")
+    first = run_of(book, "first")
+    assert first.status == Status.PENDING
+    assert first.available_at > timezone.now()
+    assert "Retrying in 10 s" in first.message
+    assert runner.claim_next("w1") is None  # not before its time
+
+
+def test_retrying_a_failed_stage_runs_it_again(book, stages):
+    stages["first"].outcome = StageError("Broken.")
+    runner.run_pending("w1")
+    stages["first"].outcome = None
+    assert runner.retry(run_of(book, "first"))
+    assert runner.run_pending("w1") == 2
+    first = run_of(book, "first")
+    assert (first.status, first.attempts, first.message) == (Status.DONE, 1, "")
+
+
+def test_retry_refuses_a_stage_that_has_not_failed(book):
+    assert not runner.retry(run_of(book, "first"))
+
+
+def test_a_claim_by_a_dead_worker_is_requeued(book, settings):
+    settings.LIBRARIAN_CLAIM_TIMEOUT = 60
+    claimed = runner.claim_next("gone-host:1:1")
+    StageRun.objects.filter(pk=claimed.pk).update(
+        heartbeat_at=timezone.now() - timedelta(seconds=61)
+    )
+    assert runner.sweep() == 1
+    claimed.refresh_from_db()
+    assert claimed.status == Status.PENDING
+    assert "stopped responding" in claimed.message
+    assert runner.claim_next("w2").pk == claimed.pk
+
+
+def test_a_live_claim_is_not_swept(book, settings):
+    settings.LIBRARIAN_CLAIM_TIMEOUT = 60
+    runner.claim_next("w1")
+    assert runner.sweep() == 0
+
+
+def test_a_stage_that_keeps_killing_its_worker_fails_for_good(book, settings):
+    settings.LIBRARIAN_MAX_ATTEMPTS = 2
+    for _ in range(2):
+        claimed = runner.claim_next("gone-host:1:1")
+        StageRun.objects.filter(pk=claimed.pk).update(heartbeat_at=timezone.now() - timedelta(hours=1))
+        runner.sweep()
+    claimed.refresh_from_db()
+    assert claimed.status == Status.FAILED
+    assert claimed.message == "Gave up after 2 attempts: the worker stopped responding."
+
+
+def test_a_claim_by_a_process_that_ended_on_this_host_is_released_at_once(book):
+    import socket
+
+    claimed = runner.claim_next(f"{socket.gethostname()}:999999999:1")
+    assert runner.release_orphans() == 1
+    claimed.refresh_from_db()
+    assert claimed.status == Status.PENDING
+
+
+def test_a_worker_whose_claim_was_taken_stops_without_recording(book, stages):
+    claimed = runner.claim_next("w1")
+    StageRun.objects.filter(pk=claimed.pk).update(claimed_by="w2")  # swept and reclaimed
+    assert runner.execute(claimed, "w1") == "cancelled"
+    claimed.refresh_from_db()
+    assert (claimed.status, claimed.claimed_by) == (Status.RUNNING, "w2")
+
+
+def test_missing_runs_are_added_for_stages_added_later(book, stages, monkeypatch):
+    monkeypatch.setattr(runner, "STAGES", [*runner.STAGES, Recorder("third")])
+    runner.create_runs(book)
+    assert list(book.stage_runs.values_list("stage", "position")) == [
+        ("first", 0), ("second", 1), ("third", 2),
+    ]
+
+
+class TestTheRealPipeline:
+    def test_it_reads_and_indexes_a_born_digital_book(self, shelve, english_pdf):
+        book = shelve(english_pdf)
+        runs = {run.stage: run for run in book.stage_runs.all()}
+        assert {name: run.status for name, run in runs.items()} == {"ocr": "done", "ingest": "done"}
+        assert runs["ocr"].summary == "3 pages: 3 with a text layer"
+        assert (runs["ocr"].done, runs["ocr"].total) == (3, 3)
+        page = book.pages.get(number=2)
+        assert page.source == Page.Source.TEXT_LAYER
+        assert page.lines[0]["text"] == "1 Sails"
+        x0, y0, x1, y1 = page.lines[0]["box"]
+        assert 45 <= x0 < x1 <= 420 and 40 <= y0 < y1 <= 80
+        book.refresh_from_db()
+        assert book.languages == "en"
+
+    def test_ocr_resumes_where_it_stopped(self, shelve, english_pdf):
+        book = shelve(english_pdf, process=False)
+        runner.run_pending("w1", stages=["ocr"])
+        second = book.pages.get(number=2)
+        book.pages.exclude(number=2).delete()  # as if the worker died after page 2
+        StageRun.objects.filter(book=book).update(status=Status.PENDING)
+        runner.run_pending("w1")
+        assert sorted(book.pages.values_list("number", flat=True)) == [1, 2, 3]
+        assert book.pages.get(number=2).pk == second.pk  # kept, not read again
+
+    def test_a_scanned_page_is_recorded_as_having_no_text(self, shelve, tmp_path):
+        from tests.pdfs import make_scan_pdf
+
+        book = shelve(make_scan_pdf(tmp_path / "scan.pdf", count=2))
+        ocr = book.stage_runs.get(stage="ocr")
+        assert ocr.status == Status.DONE
+        assert "2 without usable text" in ocr.summary
+        assert set(book.pages.values_list("source", flat=True)) == {"none"}
+        assert book.stage_runs.get(stage="ingest").summary == "No page has text yet: nothing to search."
