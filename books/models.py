@@ -46,6 +46,7 @@ class Page(models.Model):
     class Source(models.TextChoices):
         TEXT_LAYER = "text_layer", "text layer"
         OCR = "ocr", "OCR"
+        BLANK = "blank", "blank page"
         NONE = "none", "no text"
 
     book = models.ForeignKey(Book, on_delete=models.CASCADE, related_name="pages")

@@ -212,3 +212,21 @@ class TestTheRealPipeline:
         assert "2 without usable text" in ocr.summary
         assert set(book.pages.values_list("source", flat=True)) == {"none"}
         assert book.stage_runs.get(stage="ingest").summary == "No page has text yet: nothing to search."
+
+
+@pytest.mark.parametrize(
+    ("statuses", "active"),
+    [
+        (["pending", "pending"], True),
+        (["running", "pending"], True),
+        (["done", "pending"], True),
+        (["done", "done"], False),
+        (["failed", "pending"], False),  # stopped until someone retries
+        (["done", "failed"], False),
+    ],
+)
+def test_a_pipeline_is_active_while_something_can_still_run(statuses, active):
+    from indexing.models import pipeline_active
+
+    runs = [StageRun(position=index, status=status) for index, status in enumerate(statuses)]
+    assert pipeline_active(runs) is active

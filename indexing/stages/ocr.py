@@ -56,12 +56,18 @@ def read_page(page: pymupdf.Page, book, number: int) -> Page:
     """Return an unsaved Page holding the page's text-layer lines, if usable."""
     lines = textlayer.page_lines(page)
     usable = textlayer.is_usable(lines)
+    if usable:
+        source = Page.Source.TEXT_LAYER
+    elif page.get_images():
+        source = Page.Source.NONE  # a picture of a page: needs OCR
+    else:
+        source = Page.Source.BLANK
     return Page(
         book=book,
         number=number,
         width=round(page.rect.width, 2),
         height=round(page.rect.height, 2),
-        source=Page.Source.TEXT_LAYER if usable else Page.Source.NONE,
+        source=source,
         lines=lines if usable else [],
         text=textlayer.page_text(lines) if usable else "",
     )
@@ -75,6 +81,8 @@ def save(pages: list[Page]) -> None:
 
 def summarise(counts: dict, total: int) -> str:
     parts = [f"{total} pages: {counts['text_layer']} with a text layer"]
+    if counts["blank"]:
+        parts.append(f"{counts['blank']} blank")
     if counts["none"]:
         parts.append(
             f"{counts['none']} without usable text (scanned pages need an OCR engine)"
