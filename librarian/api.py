@@ -24,7 +24,7 @@ class BasicAuth(HttpBasicAuth):
 api = NinjaAPI(
     title="Librarian API",
     version="1",
-    auth=[django_auth, BasicAuth()],
+    auth=[BasicAuth(), django_auth],  # Basic first: scripts send no CSRF token
     docs_decorator=login_required,
     urls_namespace="api",
 )

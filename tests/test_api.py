@@ -64,7 +64,10 @@ def test_a_reader_cannot_register(bob_client, english_pdf):
     assert not Book.objects.exists()
 
 
-def test_basic_auth_works_for_scripts(client, alice, english_pdf):
+def test_basic_auth_works_for_scripts(alice, english_pdf):
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)  # as curl: no session, no CSRF token
     token = base64.b64encode(b"alice:alice-password").decode()
     with open(english_pdf, "rb") as handle:
         response = client.post("/api/books", {"file": handle}, HTTP_AUTHORIZATION=f"Basic {token}")

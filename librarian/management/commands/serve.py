@@ -1,9 +1,21 @@
+import logging
+
 from daphne.endpoints import build_endpoint_description_strings
 from daphne.server import Server
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
 from indexing.worker import start_embedded
+
+access_log = logging.getLogger("librarian.access")
+
+
+def log_action(protocol, action, details):
+    """Log one line per finished HTTP request or websocket event, like an access log."""
+    if protocol == "http" and action == "complete":
+        access_log.info("%s %s %s", details["method"], details["path"], details["status"])
+    elif protocol == "websocket":
+        access_log.info("websocket %s %s", action, details.get("path", ""))
 
 
 class Command(BaseCommand):
@@ -24,5 +36,5 @@ class Command(BaseCommand):
         Server(
             application=get_default_application(),
             endpoints=build_endpoint_description_strings(host=host, port=port),
-            action_logs=False,
+            action_logger=log_action,
         ).run()
