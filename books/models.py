@@ -63,6 +63,9 @@ class Page(models.Model):
     label = models.CharField(
         max_length=32, blank=True, help_text="The printed page number, where known."
     )
+    error = models.CharField(
+        max_length=300, blank=True, help_text="Why the page could not be read, if it could not."
+    )
 
     class Meta:
         ordering = ["book", "number"]

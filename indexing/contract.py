@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, ClassVar
 
+from indexing.ocr.engines import OcrConfig
+
 if TYPE_CHECKING:
     from books.models import Book
 
@@ -45,6 +47,7 @@ class StageContext:
     data_dir: Path
     render_dpi: int = 150
     max_render_pixels: int = 12_000_000
+    ocr: OcrConfig = OcrConfig()
 
     @classmethod
     def from_settings(cls) -> StageContext:
@@ -54,6 +57,17 @@ class StageContext:
             data_dir=Path(settings.LIBRARIAN_DATA_DIR),
             render_dpi=settings.LIBRARIAN_RENDER_DPI,
             max_render_pixels=settings.LIBRARIAN_MAX_RENDER_PIXELS,
+            ocr=OcrConfig(
+                engine=settings.LIBRARIAN_OCR_ENGINE,
+                device=settings.LIBRARIAN_OCR_DEVICE,
+                threads=settings.LIBRARIAN_OCR_THREADS,
+                batch_pages=settings.LIBRARIAN_OCR_BATCH_PAGES,
+                min_confidence=settings.LIBRARIAN_OCR_MIN_CONFIDENCE,
+                det_model_name=settings.LIBRARIAN_PADDLE_DET_MODEL_NAME,
+                det_model_dir=settings.LIBRARIAN_PADDLE_DET_MODEL_DIR,
+                rec_model_name=settings.LIBRARIAN_PADDLE_REC_MODEL_NAME,
+                rec_model_dir=settings.LIBRARIAN_PADDLE_REC_MODEL_DIR,
+            ),
         )
 
 

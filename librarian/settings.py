@@ -39,6 +39,17 @@ LIBRARIAN_MAX_RENDER_PIXELS = env_int(
 )
 LIBRARIAN_REDIS_URL = env_str("REDIS_URL")
 
+# Reading scanned pages.
+LIBRARIAN_OCR_ENGINE = env_choice("OCR_ENGINE", "rapidocr", ("rapidocr", "paddleocr", "none"))
+LIBRARIAN_OCR_DEVICE = env_str("OCR_DEVICE", "cpu")
+LIBRARIAN_OCR_THREADS = env_int("OCR_THREADS", 0, minimum=0, maximum=256)
+LIBRARIAN_OCR_BATCH_PAGES = env_int("OCR_BATCH_PAGES", 1, minimum=1, maximum=64)
+LIBRARIAN_OCR_MIN_CONFIDENCE = env_float("OCR_MIN_CONFIDENCE", 0.3, minimum=0.0, maximum=1.0)
+LIBRARIAN_PADDLE_DET_MODEL_NAME = env_str("PADDLE_DET_MODEL_NAME", "PP-OCRv5_server_det")
+LIBRARIAN_PADDLE_DET_MODEL_DIR = env_str("PADDLE_DET_MODEL_DIR")
+LIBRARIAN_PADDLE_REC_MODEL_NAME = env_str("PADDLE_REC_MODEL_NAME", "PP-OCRv5_server_rec")
+LIBRARIAN_PADDLE_REC_MODEL_DIR = env_str("PADDLE_REC_MODEL_DIR")
+
 INSTALLED_APPS = [
     "daphne",
     "librarian",

@@ -54,3 +54,33 @@ def make_empty_pdf(path: Path) -> Path:
     with open(path, "wb") as handle:
         PdfWriter().write(handle)
     return path
+
+
+def scan_of(source: Path, target: Path, dpi: int = 150) -> Path:
+    """Write an image-only copy of source, each page rendered at dpi (a clean scan)."""
+    with pymupdf.open(source) as original:
+        scanned = pymupdf.open()
+        for page in original:
+            pixmap = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY)
+            new = scanned.new_page(width=page.rect.width, height=page.rect.height)
+            new.insert_image(new.rect, pixmap=pixmap)
+        scanned.save(target)
+        scanned.close()
+    return target
+
+
+def make_vertical_pdf(path: Path, columns: list[str], fontsize: float = 14) -> Path:
+    """Write one page of vertical Japanese (縦書き): columns right to left, characters upright."""
+    document = pymupdf.open()
+    page = document.new_page(width=420, height=595)
+    x = 380
+    for column in columns:
+        y = 50
+        for char in column:
+            if char != " ":
+                page.insert_text((x, y), char, fontsize=fontsize, fontname="japan")
+            y += fontsize * 1.1
+        x -= fontsize * 2.2
+    document.save(path)
+    document.close()
+    return path

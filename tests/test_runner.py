@@ -183,7 +183,7 @@ class TestTheRealPipeline:
         book = shelve(english_pdf)
         runs = {run.stage: run for run in book.stage_runs.all()}
         assert {name: run.status for name, run in runs.items()} == {"ocr": "done", "ingest": "done"}
-        assert runs["ocr"].summary == "3 pages: 3 with a text layer"
+        assert runs["ocr"].summary == "3 pages, 3 from the text layer"
         assert (runs["ocr"].done, runs["ocr"].total) == (3, 3)
         page = book.pages.get(number=2)
         assert page.source == Page.Source.TEXT_LAYER
@@ -203,13 +203,16 @@ class TestTheRealPipeline:
         assert sorted(book.pages.values_list("number", flat=True)) == [1, 2, 3]
         assert book.pages.get(number=2).pk == second.pk  # kept, not read again
 
-    def test_a_scanned_page_is_recorded_as_having_no_text(self, shelve, tmp_path):
+    def test_scanned_pages_without_an_ocr_engine_are_recorded_as_unread(
+        self, shelve, tmp_path, settings
+    ):
         from tests.pdfs import make_scan_pdf
 
+        settings.LIBRARIAN_OCR_ENGINE = "none"
         book = shelve(make_scan_pdf(tmp_path / "scan.pdf", count=2))
         ocr = book.stage_runs.get(stage="ocr")
         assert ocr.status == Status.DONE
-        assert "2 without usable text" in ocr.summary
+        assert ocr.summary == "2 pages, 2 without text (no OCR engine is configured)"
         assert set(book.pages.values_list("source", flat=True)) == {"none"}
         assert book.stage_runs.get(stage="ingest").summary == "No page has text yet: nothing to search."
 

@@ -117,7 +117,7 @@ def test_the_book_page_shows_progress_and_polls_only_while_active(alice_client, 
     run_pending("w", book_id=book.pk)
     content = alice_client.get(url).content.decode()
     assert "every 2s" not in content
-    assert "3 pages: 3 with a text layer" in content
+    assert "3 pages, 3 from the text layer" in content
     assert "3 of 3 pages searchable" in content
 
 

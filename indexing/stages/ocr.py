@@ -1,90 +1,167 @@
-"""Stage ocr: per page, the lines of text with their boxes.
+"""Stage ocr: per page, the lines of text with their boxes and confidences.
 
-Pages are stored one batch at a time, so a restarted run skips the pages
-already recorded. Pages whose text layer is missing or junk are recorded as
-having no text; reading scanned pages needs an OCR engine.
+A page's own text layer is used when it is real; otherwise the page is
+rendered and read by the OCR engine. Rendering runs in a thread one or two
+pages ahead of recognition, so both cores stay busy. Pages are stored a batch
+at a time: a restarted run skips the pages already recorded. A page the engine
+fails on is recorded with its error, tried once more at the end, and does not
+fail the book.
 """
 
+import logging
 import time
+from dataclasses import dataclass
 
+import numpy as np
 import pymupdf
 from django.db import transaction
 
 from books.models import Page
 from indexing import textlayer
 from indexing.contract import Stage, StageError
+from indexing.ocr import layout
+from indexing.ocr.engines import EngineUnavailable, get_engine
+from indexing.ocr.render import render
+from indexing.prefetch import prefetch
 
-BATCH_SECONDS = 2.0
-BATCH_PAGES = 50
+logger = logging.getLogger(__name__)
+Source = Page.Source
+
+SAVE_SECONDS = 2.0
+SAVE_PAGES = 50
+FINISHED = {Source.TEXT_LAYER, Source.OCR, Source.BLANK}
+
+
+@dataclass
+class Prepared:
+    """A page ready to store (text layer, blank) or to recognise (image)."""
+
+    page: Page
+    image: np.ndarray | None = None
+    scale: float = 1.0
 
 
 class OcrStage(Stage):
     name = "ocr"
     title = "Reading pages"
 
+    def setup(self, ctx):
+        self.config = ctx.ocr
+        self.can_read = ctx.ocr.engine != "none"
+
+    @property
+    def engine(self):
+        """Return the OCR engine, loaded on first use: books with a text layer never need it."""
+        try:
+            return get_engine(self.config)
+        except EngineUnavailable as error:
+            raise StageError(f"The OCR engine cannot be loaded: {error}") from error
+
     def run(self, ctx, book, progress) -> str:
-        done = set(book.pages.values_list("number", flat=True))
+        sources = dict(book.pages.values_list("number", "source"))
+        finished = {n for n, source in sources.items() if source in FINISHED or not self.can_read}
         total = book.page_count
+        progress(len(finished), total)
+        todo = [number for number in range(1, total + 1) if number not in finished]
+        self._read_pages(ctx, book, todo, finished, progress)
+        retry = list(book.pages.exclude(error="").values_list("number", flat=True))
+        if retry and self.can_read:
+            logger.info("Reading %s failed pages of book %s again", len(retry), book.pk)
+            self._read_pages(ctx, book, retry, finished, progress)
+        progress(total, total)
+        counts = dict.fromkeys(Source.values, 0)
+        for source in book.pages.values_list("source", flat=True):
+            counts[source] += 1
+        return summarise(counts, total, book.pages.exclude(error="").count(), self.can_read)
+
+    def _read_pages(self, ctx, book, numbers, finished, progress):
         try:
             document = pymupdf.open(book.path)
         except (OSError, RuntimeError, ValueError) as error:
             raise StageError("The stored PDF could not be opened.", detail=repr(error)) from error
+        pending, waiting, last_save = [], [], time.monotonic()
         with document:
-            self._read_pages(document, book, done, total, progress)
-        counts = dict.fromkeys(Page.Source.values, 0)
-        for source in book.pages.values_list("source", flat=True):
-            counts[source] += 1
-        return summarise(counts, total)
+            for item in prefetch(prepare(document, book, numbers, ctx, self.can_read)):
+                if item.image is None:
+                    pending.append(item.page)
+                else:
+                    waiting.append(item)
+                if len(waiting) >= ctx.ocr.batch_pages:
+                    pending.extend(self._recognise(waiting))
+                    waiting = []
+                if len(pending) >= SAVE_PAGES or time.monotonic() - last_save > SAVE_SECONDS:
+                    last_save = self._save(pending, finished, progress, book.page_count)
+                    pending = []
+            pending.extend(self._recognise(waiting))
+        self._save(pending, finished, progress, book.page_count)
 
-    def _read_pages(self, document, book, done, total, progress):
-        batch, last_flush = [], time.monotonic()
-        progress(len(done), total)
-        for number in range(1, total + 1):
-            if number in done:
-                continue
-            batch.append(read_page(document.load_page(number - 1), book, number))
-            if len(batch) >= BATCH_PAGES or time.monotonic() - last_flush > BATCH_SECONDS:
-                save(batch)
-                done.update(page.number for page in batch)
-                batch, last_flush = [], time.monotonic()
-                progress(len(done), total)
-        save(batch)
-        progress(total, total)
+    def _recognise(self, items: list[Prepared]) -> list[Page]:
+        if not items:
+            return []
+        engine = self.engine
+        try:
+            results = engine.read([item.image for item in items])
+        except Exception:
+            if len(items) == 1:
+                logger.exception("OCR failed on page %s", items[0].page.number)
+                items[0].page.error = "The OCR engine failed on this page."
+                return [items[0].page]
+            return [page for item in items for page in self._recognise([item])]
+        for item, raw in zip(items, results):
+            lines = layout.page_lines(raw, item.scale)
+            item.page.source, item.page.lines = Source.OCR, lines
+            item.page.text, item.page.error = textlayer.page_text(lines), ""
+        return [item.page for item in items]
+
+    def _save(self, pages, finished, progress, total) -> float:
+        save(pages)
+        finished.update(page.number for page in pages if not page.error)
+        progress(len(finished), total)
+        return time.monotonic()
 
 
-def read_page(page: pymupdf.Page, book, number: int) -> Page:
-    """Return an unsaved Page holding the page's text-layer lines, if usable."""
-    lines = textlayer.page_lines(page)
-    usable = textlayer.is_usable(lines)
-    if usable:
-        source = Page.Source.TEXT_LAYER
-    elif page.get_images():
-        source = Page.Source.NONE  # a picture of a page: needs OCR
-    else:
-        source = Page.Source.BLANK
-    return Page(
-        book=book,
-        number=number,
-        width=round(page.rect.width, 2),
-        height=round(page.rect.height, 2),
-        source=source,
-        lines=lines if usable else [],
-        text=textlayer.page_text(lines) if usable else "",
-    )
+def prepare(document, book, numbers, ctx, can_read: bool):
+    """Yield a Prepared item per page number: text layer, blank, or an image to read."""
+    for number in numbers:
+        page = document.load_page(number - 1)
+        lines = textlayer.page_lines(page)
+        stored = Page(book=book, number=number, width=round(page.rect.width, 2),
+                      height=round(page.rect.height, 2), source=Source.NONE)
+        if textlayer.is_usable(lines):
+            stored.source, stored.lines, stored.text = Source.TEXT_LAYER, lines, textlayer.page_text(lines)
+            yield Prepared(stored)
+        elif not page.get_images():
+            stored.source = Source.BLANK
+            yield Prepared(stored)
+        elif not can_read:
+            yield Prepared(stored)
+        else:
+            image, scale = render(page, ctx.render_dpi, ctx.max_render_pixels)
+            yield Prepared(stored, image, scale)
 
 
 def save(pages: list[Page]) -> None:
     if pages:
         with transaction.atomic():
-            Page.objects.bulk_create(pages, ignore_conflicts=True)
+            Page.objects.bulk_create(
+                pages,
+                update_conflicts=True,
+                unique_fields=["book", "number"],
+                update_fields=["width", "height", "source", "text", "lines", "error"],
+            )
 
 
-def summarise(counts: dict, total: int) -> str:
-    parts = [f"{total} pages: {counts['text_layer']} with a text layer"]
+def summarise(counts: dict, total: int, failed: int, can_read: bool) -> str:
+    parts = [f"{total} pages"]
+    if counts["text_layer"]:
+        parts.append(f"{counts['text_layer']} from the text layer")
+    if counts["ocr"]:
+        parts.append(f"{counts['ocr']} read by OCR")
     if counts["blank"]:
         parts.append(f"{counts['blank']} blank")
-    if counts["none"]:
-        parts.append(
-            f"{counts['none']} without usable text (scanned pages need an OCR engine)"
-        )
+    if failed:
+        parts.append(f"{failed} could not be read")
+    elif counts["none"]:
+        why = "no OCR engine is configured" if not can_read else "not read"
+        parts.append(f"{counts['none']} without text ({why})")
     return ", ".join(parts)

@@ -1,0 +1,1 @@
+"""Reading scanned pages: OCR engines behind one protocol, and page layout."""

@@ -1,0 +1,113 @@
+"""Page geometry: a horizontal reading frame, rows of lines and margin bands (pure functions).
+
+Vertical (縦書き) pages are turned a quarter so that columns read right to left
+become rows read top to bottom: the top of a column becomes the left of a row,
+and indentation along y becomes indentation along x.
+"""
+
+from dataclasses import dataclass
+from statistics import median
+
+from indexing.toc.text import clean
+
+
+@dataclass(frozen=True)
+class Row:
+    """Lines of a page that share a baseline, in the page's reading frame."""
+
+    text: str
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    line: int  # index of the first line of the row on its page
+    conf: float
+
+    @property
+    def height(self) -> float:
+        return self.y1 - self.y0
+
+    @property
+    def cy(self) -> float:
+        return (self.y0 + self.y1) / 2
+
+
+def is_vertical(page: dict) -> bool:
+    """Return True when most of the page's text runs vertically."""
+    lines = page.get("lines") or []
+    vertical = sum(len(line["text"]) for line in lines if line.get("dir") == "v")
+    return vertical * 2 > sum(len(line["text"]) for line in lines)
+
+
+def frame_boxes(page: dict) -> tuple[list[list[float]], float, float]:
+    """Return (boxes, width, height) of the page's lines in its reading frame."""
+    width, height = float(page.get("width") or 1), float(page.get("height") or 1)
+    boxes = [list(line["box"]) for line in page.get("lines") or []]
+    if not is_vertical(page):
+        return boxes, width, height
+    turned = [[y0, width - x1, y1, width - x0] for x0, y0, x1, y1 in boxes]
+    return turned, height, width
+
+
+def rows(page: dict, max_gap: float | None = None, physical: bool = False) -> list[Row]:
+    """Return the page's rows, top to bottom, each with its lines joined left to right.
+
+    Lines join a row when their vertical centres are close; with max_gap (in line
+    heights) only lines that are also horizontally close join, which keeps the
+    columns of a two-column page apart.
+    """
+    lines = page.get("lines") or []
+    if physical:
+        boxes = [list(line["box"]) for line in lines]
+    else:
+        boxes = frame_boxes(page)[0]
+    order = sorted(range(len(lines)), key=lambda index: (boxes[index][1] + boxes[index][3]) / 2)
+    groups: list[list[int]] = []
+    for index in order:
+        box = boxes[index]
+        height = max(box[3] - box[1], 1.0)
+        centre = (box[1] + box[3]) / 2
+        target = _row_for(groups, boxes, box, centre, height, max_gap)
+        if target is None:
+            groups.append([index])
+        else:
+            target.append(index)
+    made = [_make_row(group, lines, boxes) for group in groups]
+    return sorted(made, key=lambda row: (row.cy, row.x0))
+
+
+def _row_for(groups, boxes, box, centre, height, max_gap):
+    for group in reversed(groups[-4:]):
+        first = boxes[group[0]]
+        other_height = max(first[3] - first[1], 1.0)
+        if abs((first[1] + first[3]) / 2 - centre) > 0.4 * min(height, other_height):
+            continue
+        if max_gap is None:
+            return group
+        near = any(
+            max(boxes[i][0], box[0]) - min(boxes[i][2], box[2]) < max_gap * height
+            for i in group
+        )
+        if near:
+            return group
+    return None
+
+
+def _make_row(group: list[int], lines: list[dict], boxes) -> Row:
+    group = sorted(group, key=lambda index: boxes[index][0])
+    text = clean(" ".join(lines[index]["text"] for index in group))
+    return Row(
+        text=text,
+        x0=min(boxes[i][0] for i in group),
+        y0=min(boxes[i][1] for i in group),
+        x1=max(boxes[i][2] for i in group),
+        y1=max(boxes[i][3] for i in group),
+        line=min(group),
+        conf=min(float(lines[i].get("conf", 1.0)) for i in group),
+    )
+
+
+def body_height(rows_: list[Row]) -> float:
+    """Return the median row height (the body text size), 10 when there are no rows."""
+    heights = [row.height for row in rows_ if row.text]
+    return median(heights) if heights else 10.0

@@ -1,0 +1,80 @@
+"""Text helpers: leader dots, numbering prefixes and matching keys (pure functions)."""
+
+import re
+import unicodedata
+
+from indexing.toc.numbers import kanji_value
+
+LEADER_CHARS = r".．・·•…‥⋯_﹒·∙⋅"
+LEADER_RUN = re.compile(rf"(?:\s*[{LEADER_CHARS}]){{4,}}\s*|\s*[…‥⋯]+\s*")
+TRAILING_LEADER = re.compile(rf"(?:\s*[{LEADER_CHARS}])+\s*$")
+SPACES = re.compile(r"\s+")
+# (pattern, kind); kind "part" < "chapter" < dotted depth; checked in this order.
+NUMBERING = [
+    (re.compile(r"^第\s*([0-9０-９〇一二三四五六七八九十百]+)\s*([編部])\s*"), "part"),
+    (re.compile(r"^第\s*([0-9０-９〇一二三四五六七八九十百]+)\s*章\s*"), "chapter"),
+    (re.compile(r"^第\s*([0-9０-９〇一二三四五六七八九十百]+)\s*節\s*"), 2),
+    (re.compile(r"^第\s*([0-9０-９〇一二三四五六七八九十百]+)\s*款\s*"), 3),
+    (re.compile(r"^第\s*([0-9０-９〇一二三四五六七八九十百]+)\s*項\s*"), 4),
+    (re.compile(r"^(?:part|teil|livre|book)\s+([0-9]+|[ivxlc]+|[a-z])\b[.:]?\s*", re.I), "part"),
+    (re.compile(r"^(?:chapter|kapitel|chapitre)\s+([0-9]+|[ivxlc]+)\b[.:]?\s*", re.I), "chapter"),
+    (re.compile(r"^(?:appendix|anhang|annexe)\s+([A-Z0-9]+)\b[.:]?\s*", re.I), "chapter"),
+    (re.compile(r"^([A-Z](?:\s?[.．]\s?\d{1,3})+)[.．]?(?:\s+|(?=[^\d\s.]))"), "dotted"),
+    (re.compile(r"^(\d{1,3}(?:\s?[.．]\s?\d{1,3})+)[.．]?(?:\s+|(?=[^\d\s.．]))"), "dotted"),
+    (re.compile(r"^(\d{1,3})[.．]?(?:\s+|(?=[\u3040-\u30ff\u4e00-\u9fff]))"), "chapter"),
+    (re.compile(r"^([IVX]{1,5})[.．]?\s+(?=\S)"), "roman"),
+    (re.compile(r"^([A-Z])[.．]?\s+(?=\S)"), "letter"),
+]
+LOOKALIKES = str.maketrans({
+    "l": "1", "i": "1", "|": "1", "!": "1", "o": "0",
+    "ー": "-", "一": "-", "－": "-", "—": "-", "–": "-", "‐": "-", "―": "-", "−": "-",
+    "口": "ロ", "力": "カ", "へ": "ヘ", "べ": "ベ", "ぺ": "ペ", "工": "エ", "夕": "タ",
+    "卜": "ト", "二": "ニ", "八": "ハ",
+})
+
+
+def clean(text: str) -> str:
+    """Return the text with leader runs removed and spaces collapsed."""
+    text = LEADER_RUN.sub(" ", text)
+    return SPACES.sub(" ", text).strip()
+
+
+def strip_trailing_leaders(text: str) -> str:
+    """Return the text without leader dots or separators at its end."""
+    return TRAILING_LEADER.sub("", text).strip()
+
+
+def numbering(text: str) -> tuple[str, object, str]:
+    """Return (number, kind, rest): the numbering prefix of a title, its kind and the rest.
+
+    kind is "part", "chapter", "roman", "letter", a dotted depth (2, 3, …) or None;
+    number is normalised ("1.2", "3", "A.1") or "" when there is none.
+    """
+    folded = unicodedata.normalize("NFKC", text)
+    for pattern, kind in NUMBERING:
+        match = pattern.match(folded)
+        if not match:
+            continue
+        rest = folded[match.end():].strip()
+        if not rest and kind in ("roman", "letter"):
+            continue
+        number = re.sub(r"\s", "", match.group(1)).replace("．", ".")
+        value = kanji_value(number)
+        number = str(value) if value is not None else number
+        if kind == "dotted":
+            kind = number.count(".") + 1
+        return number, kind, rest
+    return "", None, folded.strip()
+
+
+def key(text: str) -> str:
+    """Return the matching key: NFKC, lowercase, OCR look-alikes folded, only letters/digits."""
+    folded = unicodedata.normalize("NFKC", text).lower().translate(LOOKALIKES)
+    return "".join(char for char in folded if char.isalnum() or char == "-").replace("-", "")
+
+
+def bigrams(text: str) -> set[str]:
+    """Return the set of character bigrams of a key (the key itself when shorter)."""
+    if len(text) < 2:
+        return {text}
+    return {text[index:index + 2] for index in range(len(text) - 1)}

@@ -1,0 +1,177 @@
+import threading
+
+import pytest
+
+from books.models import Page
+from indexing.ocr import engines, layout
+from indexing.ocr.layout import RawLine
+from indexing.prefetch import prefetch
+from tests.pdfs import make_scan_pdf, make_vertical_pdf, scan_of
+
+pytestmark = pytest.mark.django_db
+
+
+def quad(x0, y0, x1, y1):
+    return ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
+
+
+class FakeEngine:
+    """Reads every image as the same two lines; fails on the pages it is told to."""
+
+    name = "fake"
+    fail_on: set = set()
+    calls = 0
+
+    def __init__(self, config):
+        pass
+
+    def read(self, images):
+        FakeEngine.calls += 1
+        if FakeEngine.calls in FakeEngine.fail_on:
+            raise RuntimeError("engine crashed")
+        return [[RawLine(quad(300, 20, 330, 40), "12", 0.9),
+                 RawLine(quad(100, 100, 500, 130), "Knots and hitches", 0.95)] for _ in images]
+
+
+@pytest.fixture
+def fake_engine(settings, monkeypatch):
+    monkeypatch.setitem(engines.ENGINES, "fake", FakeEngine)
+    monkeypatch.setattr(FakeEngine, "fail_on", set())
+    monkeypatch.setattr(FakeEngine, "calls", 0)
+    settings.LIBRARIAN_OCR_ENGINE = "fake"
+    return FakeEngine
+
+
+class TestLayout:
+    def test_boxes_are_converted_from_pixels_to_points(self):
+        [line] = layout.page_lines([RawLine(quad(150, 300, 450, 330), " Knots ", 0.87654)], scale=1.5)
+        assert line == {"text": "Knots", "box": [100.0, 200.0, 300.0, 220.0], "conf": 0.877, "dir": "h"}
+
+    def test_horizontal_lines_read_by_row_then_left_to_right(self):
+        raw = [
+            RawLine(quad(400, 102, 430, 118), "17", 1.0),  # page number on the title's row
+            RawLine(quad(100, 200, 300, 220), "second row", 1.0),
+            RawLine(quad(100, 100, 300, 120), "1.2 Title", 1.0),
+        ]
+        assert [line["text"] for line in layout.page_lines(raw, 1.0)] == ["1.2 Title", "17", "second row"]
+
+    def test_vertical_pages_read_right_to_left_by_column(self):
+        raw = [
+            RawLine(quad(100, 50, 130, 300), "左の列", 1.0),
+            RawLine(quad(300, 50, 330, 300), "右の列", 1.0),
+            RawLine(quad(300, 400, 330, 460), "十二", 1.0),  # the page number, lower in the column
+            RawLine(quad(200, 50, 230, 300), "中の列", 1.0),
+        ]
+        lines = layout.page_lines(raw, 1.0)
+        assert [line["text"] for line in lines] == ["右の列", "十二", "中の列", "左の列"]
+        assert {line["dir"] for line in lines} == {"v"}
+
+    def test_a_single_tall_character_is_not_called_vertical(self):
+        [line] = layout.page_lines([RawLine(quad(10, 10, 20, 40), "1", 1.0)], 1.0)
+        assert line["dir"] == "h"
+
+
+class TestPrefetch:
+    def test_it_yields_everything_in_order(self):
+        assert list(prefetch(iter(range(10)), ahead=2)) == list(range(10))
+
+    def test_an_error_in_the_producer_reaches_the_consumer(self):
+        def broken():
+            yield 1
+            raise ValueError("bad page")
+
+        with pytest.raises(ValueError, match="bad page"):
+            list(prefetch(broken()))
+
+    def test_the_producer_stops_when_the_consumer_stops(self):
+        produced = []
+
+        def endless():
+            while True:
+                produced.append(1)
+                yield len(produced)
+
+        stream = prefetch(endless(), ahead=2)
+        assert next(stream) == 1
+        stream.close()
+        count = len(produced)
+        threading.Event().wait(0.3)
+        assert len(produced) == count <= 4
+        assert not [t for t in threading.enumerate() if t.name == "prefetch"]
+
+
+class TestTheStage:
+    def test_scanned_pages_are_read_by_the_engine(self, shelve, tmp_path, fake_engine):
+        book = shelve(make_scan_pdf(tmp_path / "scan.pdf", count=3))
+        ocr = book.stage_runs.get(stage="ocr")
+        assert ocr.summary == "3 pages, 3 read by OCR"
+        page = book.pages.get(number=2)
+        assert page.source == Page.Source.OCR
+        assert page.text == "12\nKnots and hitches"
+        assert page.lines[1]["conf"] == 0.95
+        # Engine pixels at 150 dpi are 150/72 pixels per point.
+        assert page.lines[1]["box"] == pytest.approx([48.0, 48.0, 240.0, 62.4])
+
+    def test_a_page_the_engine_fails_on_is_retried_and_does_not_fail_the_book(
+        self, shelve, tmp_path, fake_engine
+    ):
+        fake_engine.fail_on = {2}
+        book = shelve(make_scan_pdf(tmp_path / "scan.pdf", count=3))
+        ocr = book.stage_runs.get(stage="ocr")
+        assert ocr.status == "done"
+        assert ocr.summary == "3 pages, 3 read by OCR"  # page 2 was read on the second try
+        assert fake_engine.calls == 4
+
+    def test_a_page_that_keeps_failing_is_recorded(self, shelve, tmp_path, fake_engine):
+        fake_engine.fail_on = {2, 4}
+        book = shelve(make_scan_pdf(tmp_path / "scan.pdf", count=3))
+        assert book.stage_runs.get(stage="ocr").summary == "3 pages, 2 read by OCR, 1 could not be read"
+        failed = book.pages.get(number=2)
+        assert (failed.source, failed.error) == ("none", "The OCR engine failed on this page.")
+
+    def test_pages_already_read_are_not_read_again(self, shelve, tmp_path, fake_engine):
+        from indexing.models import StageRun
+        from indexing.runner import run_pending
+
+        book = shelve(make_scan_pdf(tmp_path / "scan.pdf", count=3))
+        book.pages.filter(number=3).delete()
+        StageRun.objects.filter(book=book).update(status="pending")
+        fake_engine.calls = 0
+        run_pending("w", book_id=book.pk)
+        assert fake_engine.calls == 1
+        assert book.pages.count() == 3
+
+    def test_a_page_with_neither_text_nor_image_is_blank(self, shelve, tmp_path, fake_engine):
+        import pymupdf
+
+        document = pymupdf.open()
+        document.new_page()
+        document.save(tmp_path / "blank.pdf")
+        book = shelve(tmp_path / "blank.pdf")
+        assert book.pages.get().source == "blank"
+        assert fake_engine.calls == 0
+
+
+@pytest.mark.slow
+class TestTheRealEngine:
+    """The embedded default engine (RapidOCR, PP-OCRv6 small), offline, on real renders."""
+
+    def test_it_reads_english_and_japanese_scans(self, shelve, english_pdf, japanese_pdf, tmp_path):
+        from books import search
+
+        boats = shelve(scan_of(english_pdf, tmp_path / "boats-scan.pdf"))
+        fune = shelve(scan_of(japanese_pdf, tmp_path / "fune-scan.pdf"))
+        page = boats.pages.get(number=2)
+        assert page.source == "ocr"
+        assert "mainsail catches the wind" in page.text
+        assert all(0 < line["conf"] <= 1 for line in page.lines)
+        assert "もやい結び" in fune.pages.get(number=3).text
+        assert [hit.page for hit in search.search("bowline", book_ids=[boats.pk])] == [3]
+
+    def test_it_reads_a_vertical_page_right_to_left(self, shelve, tmp_path):
+        columns = ["目次", "第一章 総則", "第二章 権利の取得"]
+        source = make_vertical_pdf(tmp_path / "tate.pdf", columns)
+        book = shelve(scan_of(source, tmp_path / "tate-scan.pdf"))
+        lines = book.pages.get().lines
+        assert [line["dir"] for line in lines] == ["v", "v", "v"]
+        assert [line["text"] for line in lines] == ["目次", "第一章総則", "第二章権利の取得"]
