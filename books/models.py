@@ -23,6 +23,22 @@ class Book(models.Model):
     )
     added_at = models.DateTimeField(auto_now_add=True)
 
+    class Structure(models.TextChoices):
+        UNKNOWN = "", "not recovered yet"
+        TOC = "toc", "from the printed table of contents"
+        INFERRED = "inferred", "inferred from the body text"
+        NONE = "none", "no structure found"
+
+    structure = models.CharField(max_length=16, choices=Structure.choices, blank=True)
+    toc_pages = models.JSONField(default=list, blank=True, help_text="Physical pages of the TOC.")
+    lot_pages = models.JSONField(
+        default=list, blank=True, help_text="Physical pages listing figures or tables."
+    )
+    anomalies = models.JSONField(
+        default=list, blank=True,
+        help_text="Where the TOC and the body disagree: [{kind, pages, detail}].",
+    )
+
     class Meta:
         ordering = ["-added_at", "-id"]
 
@@ -97,12 +113,22 @@ class Heading(models.Model):
     )
     position = models.PositiveIntegerField(help_text="Order in the table of contents.")
     level = models.PositiveSmallIntegerField()
-    title = models.CharField(max_length=1000)
+    number = models.CharField(
+        max_length=32, blank=True, help_text='Numbering as printed ("1.2", "3", "A.1").'
+    )
+    title = models.CharField(max_length=1000, help_text="As printed, numbering included.")
     printed_page = models.CharField(max_length=32, blank=True)
     page = models.PositiveIntegerField(null=True, blank=True)
     page_end = models.PositiveIntegerField(null=True, blank=True)
     status = models.CharField(max_length=16, choices=Status.choices)
     confidence = models.FloatField(default=0.0)
+    line = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Index of the heading's line on its page."
+    )
+    toc_page = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Physical page where the TOC prints this entry."
+    )
+    toc_line = models.PositiveIntegerField(null=True, blank=True)
     inferred = models.BooleanField(
         default=False, help_text="Recovered from the body text, not from a printed TOC."
     )
@@ -115,6 +141,10 @@ class Heading(models.Model):
 
     def __str__(self):
         return self.title
+
+    @property
+    def placed(self):
+        return self.page is not None
 
 
 class ReviewFlag(models.Model):

@@ -15,6 +15,7 @@ from books.access import get_book, librarian_required
 from books.models import Book
 from books.registration import Limits
 from books.text import excerpt, query_terms
+from books.tree import build_tree
 from indexing.models import StageRun, pipeline_active
 from indexing.stages import STAGES
 
@@ -70,7 +71,16 @@ def _register_books(request):
 def book(request, pk):
     book = get_book(pk)
     thumbs = Paginator(range(1, book.page_count + 1), THUMBS_PER_PAGE).get_page(request.GET.get("p"))
-    context = {"book": book, "thumbs": thumbs, **_progress_context(book)}
+    headings = list(book.headings.order_by("position"))
+    placed = sum(1 for heading in headings if heading.placed)
+    context = {
+        "book": book,
+        "thumbs": thumbs,
+        "tree": build_tree(headings),
+        "heading_counts": {"total": len(headings), "placed": placed,
+                           "unresolved": len(headings) - placed},
+        **_progress_context(book),
+    }
     return render(request, "books/book.html", context)
 
 

@@ -6,6 +6,8 @@ from collections import Counter
 
 from rapidfuzz.distance import Levenshtein
 
+from indexing.ocr.layout import reading_order_horizontal, reading_order_vertical
+
 NUMBER = re.compile(r"(?:\d+|[ivxlcdm]+)$", re.IGNORECASE)
 EDGE_LINES = 3  # header and footer lines where folios are printed
 
@@ -13,6 +15,19 @@ EDGE_LINES = 3  # header and footer lines where folios are printed
 def squeeze(text: str) -> str:
     """Return text after NFKC with all white space removed (reading order kept)."""
     return "".join(unicodedata.normalize("NFKC", text).split())
+
+
+def ordered_text(lines: list[dict]) -> str:
+    """Return the lines' text in the reading order OCR pages get, whatever their source.
+
+    The text layer's own order (the typesetter's) differs from any order
+    computed from boxes; comparing both in one order measures reading, not
+    ordering.
+    """
+    vertical = sum(len(line["text"]) for line in lines if line.get("dir") == "v")
+    order = reading_order_vertical if 2 * vertical > sum(len(line["text"]) for line in lines) \
+        else reading_order_horizontal
+    return "".join(line["text"] for line in order(lines))
 
 
 def char_errors(reference: str, hypothesis: str) -> tuple[int, int]:
@@ -56,8 +71,7 @@ def measure_ocr(pages: dict[int, list[dict]], born: dict[int, list[dict]], gt: d
     errors = length = folios = folios_read = 0
     for number, truth in born.items():
         read = pages.get(number, [])
-        distance, size = char_errors("".join(line["text"] for line in truth),
-                                     "".join(line["text"] for line in read))
+        distance, size = char_errors(ordered_text(truth), ordered_text(read))
         errors, length = errors + distance, length + size
         label = gt["page_labels"][number - 1].lower() if number <= len(gt["page_labels"]) else ""
         if label and label in edge_tokens(truth):

@@ -36,6 +36,7 @@ def test_it_registers_a_pdf(english_pdf, data_dir):
     assert list(book.stage_runs.values_list("stage", "status")) == [
         ("ocr", "pending"),
         ("ingest", "pending"),
+        ("index", "pending"),
     ]
     assert book.path == data_dir / "blobs" / book.sha256[:2] / f"{book.sha256}.pdf"
     assert book.path.read_bytes() == english_pdf.read_bytes()

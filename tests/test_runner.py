@@ -182,7 +182,9 @@ class TestTheRealPipeline:
     def test_it_reads_and_indexes_a_born_digital_book(self, shelve, english_pdf):
         book = shelve(english_pdf)
         runs = {run.stage: run for run in book.stage_runs.all()}
-        assert {name: run.status for name, run in runs.items()} == {"ocr": "done", "ingest": "done"}
+        assert {name: run.status for name, run in runs.items()} == {
+            "ocr": "done", "ingest": "done", "index": "done",
+        }
         assert runs["ocr"].summary == "3 pages, 3 from the text layer"
         assert (runs["ocr"].done, runs["ocr"].total) == (3, 3)
         page = book.pages.get(number=2)

@@ -1,6 +1,7 @@
 """The pipeline, in order. Stages whose work is not built yet are absent, not faked."""
 
+from indexing.stages.index import IndexStage
 from indexing.stages.ingest import IngestStage
 from indexing.stages.ocr import OcrStage
 
-STAGES = [OcrStage(), IngestStage()]
+STAGES = [OcrStage(), IngestStage(), IndexStage()]

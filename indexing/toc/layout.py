@@ -22,6 +22,7 @@ class Row:
     y1: float
     line: int  # index of the first line of the row on its page
     conf: float
+    lines: tuple[int, ...] = ()
 
     @property
     def height(self) -> float:
@@ -49,7 +50,9 @@ def frame_boxes(page: dict) -> tuple[list[list[float]], float, float]:
     return turned, height, width
 
 
-def rows(page: dict, max_gap: float | None = None, physical: bool = False) -> list[Row]:
+def rows(
+    page: dict, max_gap: float | None = None, physical: bool = False, keep=None
+) -> list[Row]:
     """Return the page's rows, top to bottom, each with its lines joined left to right.
 
     Lines join a row when their vertical centres are close; with max_gap (in line
@@ -61,7 +64,8 @@ def rows(page: dict, max_gap: float | None = None, physical: bool = False) -> li
         boxes = [list(line["box"]) for line in lines]
     else:
         boxes = frame_boxes(page)[0]
-    order = sorted(range(len(lines)), key=lambda index: (boxes[index][1] + boxes[index][3]) / 2)
+    indices = range(len(lines)) if keep is None else sorted(keep)
+    order = sorted(indices, key=lambda index: (boxes[index][1] + boxes[index][3]) / 2)
     groups: list[list[int]] = []
     for index in order:
         box = boxes[index]
@@ -94,7 +98,8 @@ def _row_for(groups, boxes, box, centre, height, max_gap):
 
 
 def _make_row(group: list[int], lines: list[dict], boxes) -> Row:
-    group = sorted(group, key=lambda index: boxes[index][0])
+    if len(group) > 1:
+        group = sorted(group, key=lambda index: boxes[index][0])
     text = clean(" ".join(lines[index]["text"] for index in group))
     return Row(
         text=text,
@@ -103,6 +108,7 @@ def _make_row(group: list[int], lines: list[dict], boxes) -> Row:
         x1=max(boxes[i][2] for i in group),
         y1=max(boxes[i][3] for i in group),
         line=min(group),
+        lines=tuple(group),
         conf=min(float(lines[i].get("conf", 1.0)) for i in group),
     )
 

@@ -9,6 +9,8 @@ LEADER_CHARS = r".．・·•…‥⋯_﹒·∙⋅"
 LEADER_RUN = re.compile(rf"(?:\s*[{LEADER_CHARS}]){{4,}}\s*|\s*[…‥⋯]+\s*")
 TRAILING_LEADER = re.compile(rf"(?:\s*[{LEADER_CHARS}])+\s*$")
 SPACES = re.compile(r"\s+")
+LEADER_HINT = re.compile(rf"[{LEADER_CHARS}]")
+NOT_WORD = re.compile(r"[\W_]+")
 # (pattern, kind); kind "part" < "chapter" < dotted depth; checked in this order.
 NUMBERING = [
     (re.compile(r"^第\s*([0-9０-９〇一二三四五六七八九十百]+)\s*([編部])\s*"), "part"),
@@ -35,7 +37,8 @@ LOOKALIKES = str.maketrans({
 
 def clean(text: str) -> str:
     """Return the text with leader runs removed and spaces collapsed."""
-    text = LEADER_RUN.sub(" ", text)
+    if LEADER_HINT.search(text):
+        text = LEADER_RUN.sub(" ", text)
     return SPACES.sub(" ", text).strip()
 
 
@@ -70,7 +73,7 @@ def numbering(text: str) -> tuple[str, object, str]:
 def key(text: str) -> str:
     """Return the matching key: NFKC, lowercase, OCR look-alikes folded, only letters/digits."""
     folded = unicodedata.normalize("NFKC", text).lower().translate(LOOKALIKES)
-    return "".join(char for char in folded if char.isalnum() or char == "-").replace("-", "")
+    return NOT_WORD.sub("", folded)
 
 
 def bigrams(text: str) -> set[str]:

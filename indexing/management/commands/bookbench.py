@@ -14,6 +14,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from books.models import Book
 from indexing import textlayer
+from indexing.bench_toc import score_toc
 from indexing.benchmark import measure_ocr, ratio
 
 CHILD = "LIBRARIAN_BENCH_CHILD"
@@ -75,43 +76,94 @@ class Command(BaseCommand):
         if which == "scans":
             pages = dict(book.pages.values_list("number", "lines"))
             row["ocr"] = measure_ocr(pages, _born_lines(bench_dir, book_id), gt)
+        headings = list(book.headings.order_by("position"))
+        labels = dict(book.pages.exclude(label="").values_list("number", "label"))
+        row["toc"] = score_toc(headings, labels, book.toc_pages, gt)
         return row
 
     def _print(self, rows, which):
-        out = self.stdout.write
-        header = f"{'book':<10} {'lang':<4} {'pages':>5}  {'stage seconds':<28} {'pages/s':>7} {'peak MB':>7}"
-        if which == "scans":
-            header += f"  {'CER':>6} {'folios':>7} {'TOC nos':>7}"
-        out(header)
-        totals = defaultdict(lambda: defaultdict(float))
+        self.stdout.write(f"Pipeline ({which})")
+        self._table(rows, PIPELINE_COLUMNS + (OCR_COLUMNS if which == "scans" else []), "")
+        self.stdout.write("\nTable of contents")
+        self._table(rows, TOC_COLUMNS, "toc")
+
+    def _table(self, rows, columns, part):
+        self.stdout.write("  ".join(f"{title:>{width}}" for title, width, _ in columns))
+        groups = defaultdict(lambda: defaultdict(float))
         for row in rows:
-            seconds = {name: stage["seconds"] or 0 for name, stage in row["stages"].items()}
-            ocr_seconds = seconds.get("ocr", 0)
-            line = (f"{row['book']:<10} {row['lang']:<4} {row['pages']:>5}  "
-                    f"{' '.join(f'{n} {s:.1f}' for n, s in seconds.items()):<28} "
-                    f"{row['pages'] / ocr_seconds if ocr_seconds else 0:>7.2f} "
-                    f"{row['peak_mb'] or 0:>7.0f}")
-            for key in (row["lang"], "all"):
-                totals[key]["pages"] += row["pages"]
-                totals[key]["ocr_seconds"] += ocr_seconds
-                for name, value in row.get("ocr", {}).items():
-                    totals[key][name] += value
-            if "ocr" in row:
-                line += _ocr_columns(row["ocr"])
-            out(line)
-        for key, total in totals.items():
-            line = (f"{'overall':<10} {key:<4} {total['pages']:>5.0f}  {'':<28} "
-                    f"{total['pages'] / total['ocr_seconds'] if total['ocr_seconds'] else 0:>7.2f} "
-                    f"{'':>7}")
-            if which == "scans":
-                line += _ocr_columns(total)
-            out(line)
+            for name in (row["lang"], "all"):
+                _add(groups[name], row)
+            self.stdout.write(_cells(columns, row))
+        for name, total in sorted(groups.items()):
+            self.stdout.write(_cells(columns, {**total, "book": "overall", "lang": name}))
 
 
-def _ocr_columns(ocr) -> str:
-    return (f"  {ratio(ocr['char_errors'], ocr['chars']):>6} "
-            f"{ratio(ocr['folios_read'], ocr['folios']):>7} "
-            f"{ratio(ocr['toc_numbers_read'], ocr['toc_numbers']):>7}")
+def _add(total, row):
+    """Add row's counts into total (a group's sums)."""
+    total["pages"] += row["pages"]
+    for name, stage in row["stages"].items():
+        total[f"seconds_{name}"] += stage["seconds"] or 0
+    for part in ("ocr", "toc"):
+        for name, value in row.get(part, {}).items():
+            total[f"{part}_{name}"] += value
+
+
+def _flat(row) -> dict:
+    if "stages" not in row:
+        return row
+    flat = {"book": row["book"], "lang": row["lang"], "pages": row["pages"],
+            "peak_mb": row["peak_mb"]}
+    for name, stage in row["stages"].items():
+        flat[f"seconds_{name}"] = stage["seconds"] or 0
+    for part in ("ocr", "toc"):
+        flat.update({f"{part}_{name}": value for name, value in row.get(part, {}).items()})
+    return flat
+
+
+def _cells(columns, row) -> str:
+    row = _flat(row)
+    return "  ".join(f"{cell(row):>{width}}" for _, width, cell in columns)
+
+
+def _seconds(row):
+    return " ".join(f"{key[8:]} {value:.1f}" for key, value in row.items()
+                    if key.startswith("seconds_"))
+
+
+def _per_second(row):
+    seconds = row.get("seconds_ocr", 0)
+    return f"{row['pages'] / seconds:.2f}" if seconds else "—"
+
+
+PIPELINE_COLUMNS = [
+    ("book", 10, lambda r: r["book"]),
+    ("lang", 4, lambda r: r["lang"]),
+    ("pages", 5, lambda r: f"{r['pages']:.0f}"),
+    ("seconds per stage", 34, _seconds),
+    ("ocr pages/s", 11, _per_second),
+    ("peak MB", 7, lambda r: f"{r['peak_mb']:.0f}" if r.get("peak_mb") else ""),
+]
+OCR_COLUMNS = [
+    ("CER", 6, lambda r: ratio(r["ocr_char_errors"], r["ocr_chars"])),
+    ("folios", 7, lambda r: ratio(r["ocr_folios_read"], r["ocr_folios"])),
+    ("TOC nos", 7, lambda r: ratio(r["ocr_toc_numbers_read"], r["ocr_toc_numbers"])),
+]
+TOC_COLUMNS = [
+    ("book", 10, lambda r: r["book"]),
+    ("lang", 4, lambda r: r["lang"]),
+    ("entries", 7, lambda r: f"{r['toc_truth']:.0f}"),
+    ("found", 6, lambda r: f"{r['toc_found']:.0f}"),
+    ("recall", 7, lambda r: ratio(r["toc_matched"], r["toc_truth"])),
+    ("prec.", 7, lambda r: ratio(r["toc_matched"], r["toc_found"])),
+    ("level", 7, lambda r: ratio(r["toc_level_right"], r["toc_matched"])),
+    ("exact pg", 8, lambda r: ratio(r["toc_exact"], r["toc_truth"])),
+    ("±1 pg", 7, lambda r: ratio(r["toc_near"], r["toc_truth"])),
+    ("wrong", 6, lambda r: ratio(r["toc_wrong"], r["toc_truth"])),
+    ("unplaced", 8, lambda r: f"{r['toc_unresolved']:.0f}"),
+    ("labels", 7, lambda r: ratio(r["toc_labels_right"], r["toc_labels"])),
+    ("TOC pgs", 7, lambda r: f"{r['toc_toc_pages_right']:.0f}/1" if r["book"] != "overall"
+     else f"{r['toc_toc_pages_right']:.0f}"),
+]
 
 
 def _all_ids(truth_dir: Path) -> list[str]:

@@ -1,0 +1,100 @@
+"""Stage index: recover the printed table of contents and place every heading.
+
+The work is done by the pure functions in ``indexing.toc`` over the lines the
+ocr stage stored; this stage feeds them the pages and stores what they found:
+the heading tree, the printed label of each page, the TOC pages and the
+anomalies. Headings code could not place are flagged for review, unplaced.
+"""
+
+from django.db import transaction
+
+from books.models import Book, Heading, Page, ReviewFlag
+from indexing import toc
+from indexing.contract import Stage
+
+UNRESOLVED_REASON = "The heading was not found on the pages where the table of contents puts it."
+
+
+class IndexStage(Stage):
+    name = "index"
+    title = "Recovering the table of contents"
+
+    def run(self, ctx, book, progress) -> str:
+        total = book.page_count
+        progress(0, total)
+        result = toc.recover(load_pages(book))
+        progress(total, total)
+        with transaction.atomic():
+            store(book, result)
+        return summarise(result)
+
+
+def load_pages(book) -> list[dict]:
+    """Return the book's pages as plain data for the TOC functions, in physical order."""
+    rows = Page.objects.filter(book=book).order_by("number")
+    return [
+        {"number": number, "width": width, "height": height, "lines": lines}
+        for number, width, height, lines in rows.values_list(
+            "number", "width", "height", "lines"
+        ).iterator(chunk_size=200)
+    ]
+
+
+def store(book, result) -> None:
+    """Replace the book's headings, labels and structure with result's."""
+    book.headings.all().delete()
+    parents: list[Heading] = []
+    headings = []
+    for position, entry in enumerate(result.entries):
+        while parents and parents[-1].level >= entry.level:
+            parents.pop()
+        heading = Heading(
+            book=book, parent=parents[-1] if parents else None, position=position,
+            level=entry.level, number=entry.number[:32], title=entry.title[:1000], printed_page=entry.printed_page or "",
+            page=entry.page, page_end=entry.page_end, status=entry.status,
+            confidence=entry.confidence, line=entry.line, toc_page=entry.toc_page,
+            toc_line=entry.toc_line, inferred=result.inferred,
+        )
+        heading.save()  # one by one: children need their parent's id
+        headings.append(heading)
+        parents.append(heading)
+    ReviewFlag.objects.bulk_create(
+        ReviewFlag(heading=heading, reason=UNRESOLVED_REASON, severity=2)
+        for heading in headings if heading.page is None
+    )
+    _store_labels(book, result.labels)
+    book.structure = _structure(result)
+    book.toc_pages, book.lot_pages = list(result.toc_pages), list(result.lot_pages)
+    book.anomalies = [
+        {"kind": anomaly.kind, "pages": list(anomaly.pages), "detail": anomaly.detail}
+        for anomaly in result.anomalies
+    ]
+    book.save(update_fields=["structure", "toc_pages", "lot_pages", "anomalies"])
+
+
+def _store_labels(book, labels: dict[int, str]) -> None:
+    pages = list(Page.objects.filter(book=book).only("id", "number", "label"))
+    for page in pages:
+        page.label = labels.get(page.number, "")[:32]
+    Page.objects.bulk_update(pages, ["label"], batch_size=500)
+
+
+def _structure(result) -> str:
+    if not result.entries:
+        return Book.Structure.NONE
+    return Book.Structure.INFERRED if result.inferred else Book.Structure.TOC
+
+
+def summarise(result) -> str:
+    if not result.entries:
+        return "No table of contents and no headings found."
+    counts = {}
+    for entry in result.entries:
+        counts[entry.status] = counts.get(entry.status, 0) + 1
+    source = "inferred from the body" if result.inferred else "from the printed contents"
+    parts = [f"{len(result.entries)} headings {source}"]
+    for status, words in (("exact", "placed exactly"), ("fuzzy", "placed approximately"),
+                          ("offset", "placed by page numbers only"), ("unresolved", "not placed")):
+        if counts.get(status):
+            parts.append(f"{counts[status]} {words}")
+    return ", ".join(parts)

@@ -1,0 +1,171 @@
+"""Find the table-of-contents pages and the lists of figures and tables (pure functions).
+
+A contents page has a contents heading or, failing that, mostly rows that end in a
+page number. Consecutive such pages form a block; a new heading starts a new block.
+"""
+
+import re
+from dataclasses import dataclass
+
+from indexing.toc.folios import TOP_BAND
+from indexing.toc.layout import Row, body_height, frame_boxes, rows
+from indexing.toc.numbers import parse_page
+from indexing.toc.text import strip_trailing_leaders
+
+CONTENTS = re.compile(
+    r"^(?:(?:table\s+of\s+)?contents?|(?:short|brief|summary\s+of|detailed)\s+contents|"
+    r"contents\s+at\s+a\s+glance|目\s*次|もくじ|目\s*録|inhalt(?:sverzeichnis)?|"
+    r"table\s+des\s+mati[èe]res|sommaire|[íi]ndice|contenido|indice)"
+    r"(?:\s*[(（].*[)）])?$",
+    re.I,
+)
+LISTS = re.compile(
+    r"^(?:list\s+of\s+\w+(?:\s+\w+)?|(?:figures|tables|illustrations|plates)|"
+    r"[図表写真]\s*目\s*次|[図表]\s*一\s*覧|図表目次)$",
+    re.I,
+)
+FRONT_SHARE, FRONT_MIN = 0.2, 40  # where a TOC may start
+MIN_ENTRY_ROWS = 3
+ENTRY_SHARE = 0.45
+HEAD_ROWS = 4  # a heading is among the first rows of a page
+
+
+@dataclass(frozen=True)
+class Block:
+    """Consecutive contents pages under one heading: kind "toc" or "lot"."""
+
+    kind: str
+    pages: tuple[int, ...]
+    entry_rows: int
+
+
+def trailing_page(text: str) -> tuple[str, str] | None:
+    """Return (title, page token) when the text ends in a page number, else None."""
+    match = TRAILING.match(text)
+    if not match:
+        return None
+    title, token = match.group(1), match.group(2)
+    if parse_page(token, roman_upper=False) is None:
+        return None
+    if title and len(title) + len(token) == len(text) and _glued(title, token):
+        return None
+    if DOTTED_END.search(text):
+        return None  # "3.1": a section number, not a title and its page
+    return strip_trailing_leaders(title).rstrip(" ·•:"), token
+
+
+TRAILING = re.compile(
+    r"^(.*?)[\s.．・·•…‥⋯_]*((?<![0-9A-Za-z])[0-9０-９]{1,4}|(?<=\s)[ivxlcdm]{1,8}|"
+    r"(?<=[\s.．・·•…‥⋯_])[〇一二三四五六七八九十百千]{1,6})$"
+)
+
+
+DOTTED_END = re.compile(r"\d[.．]\d{1,4}$")
+
+
+def _glued(title: str, token: str) -> bool:
+    """Return True when the number sticks to a Latin letter: part of the title, not a page."""
+    return title[-1].isascii() and title[-1].isalnum()
+
+
+def heading_kind(text: str) -> str | None:
+    """Return "toc" or "lot" when the text is a contents or list heading."""
+    plain = strip_trailing_leaders(text).strip()
+    if CONTENTS.match(plain):
+        return "toc"
+    if LISTS.match(plain):
+        return "lot"
+    return None
+
+
+def content_rows(page: dict, folio_lines: set[int]) -> list[Row]:
+    """Return the page's rows without its folio rows and small running heads."""
+    page_rows = [row for row in rows(page) if row.text]
+    body = body_height(page_rows)
+    height = frame_boxes(page)[2]
+    kept = []
+    for index, row in enumerate(page_rows):
+        if folio_lines.intersection(row.lines):
+            continue
+        running = index < 2 and row.cy < TOP_BAND * height and row.height <= 1.2 * body
+        if running and not trailing_page(row.text):
+            continue
+        kept.append(row)
+    return kept
+
+
+def page_profile(page: dict, folio_lines: set[int]) -> tuple[str | None, int, int, list[Row]]:
+    """Return (heading kind, rows ending in a page number, text rows, rows) of a page."""
+    page_rows = content_rows(page, folio_lines)
+    kind = None
+    for row in page_rows[:HEAD_ROWS]:
+        kind = heading_kind(row.text)
+        if kind:
+            break
+    ending = sum(1 for row in page_rows if trailing_page(row.text))
+    return kind, ending, len(page_rows), page_rows
+
+
+def find_blocks(pages: list[dict], folio_lines: dict[int, set[int]]) -> list[Block]:
+    """Return the contents and list blocks at the front of the book, in page order."""
+    limit = max(FRONT_MIN, int(len(pages) * FRONT_SHARE))
+    profiles: dict[int, tuple] = {}
+
+    def profile(index: int) -> tuple[str | None, bool, int, int]:
+        if index not in profiles:
+            page = pages[index]
+            kind, ending, total, _ = page_profile(page, folio_lines.get(page["number"], set()))
+            like = ending >= MIN_ENTRY_ROWS and ending >= ENTRY_SHARE * max(total - 1, 1)
+            profiles[index] = (kind, like, ending, total)
+        return profiles[index]
+
+    blocks: list[Block] = []
+    current: dict | None = None
+    for index, page in enumerate(pages):
+        kind, like, ending, total = profile(index)
+        next_like = index + 1 < len(pages) and profile(index + 1)[1]
+        if kind and (like or next_like) and index < limit:
+            _close(blocks, current)
+            current = {"kind": kind, "pages": [page["number"]], "rows": ending}
+        elif current and like:
+            current["pages"].append(page["number"])
+            current["rows"] += ending
+        else:
+            current = _close(blocks, current)
+            if index >= limit:
+                break
+    _close(blocks, current)
+    if not any(block.kind == "toc" for block in blocks):
+        blocks += _headless(pages[:limit], profile)
+    return _with_blank_pages(blocks, lambda number: profile(number - 1)[3] == 0)
+
+
+def _with_blank_pages(blocks: list[Block], blank) -> list[Block]:
+    """Return the blocks, each holding a blank page that separates it from the next."""
+    joined = []
+    for block, after in zip(blocks, blocks[1:] + [None]):
+        gap = block.pages[-1] + 1
+        if after and after.pages[0] == gap + 1 and blank(gap):
+            block = Block(block.kind, block.pages + (gap,), block.entry_rows)
+        joined.append(block)
+    return joined
+
+
+def _close(blocks: list[Block], current: dict | None) -> None:
+    if current:
+        blocks.append(Block(current["kind"], tuple(current["pages"]), current["rows"]))
+    return None
+
+
+def _headless(pages: list[dict], profile) -> list[Block]:
+    """Return the longest run of entry-like front pages when no heading was read."""
+    best: list[int] = []
+    run: list[int] = []
+    for index, page in enumerate(pages):
+        _, like, ending, _ = profile(index)
+        if like and ending >= 6:
+            run.append(page["number"])
+            best = max(best, run, key=len)
+        else:
+            run = []
+    return [Block("toc", tuple(best), 0)] if best else []

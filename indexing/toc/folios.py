@@ -1,0 +1,251 @@
+"""Printed page labels from folios: a per-page mapping, not one global offset (pure functions).
+
+Each page's header and footer rows give candidate folios. A candidate counts when
+a nearby page reads a folio of the same kind with the same offset (physical −
+printed): single reads are OCR noise or numbers in running heads. Pages between
+agreeing anchors are filled in; where offsets change, the change is reported
+(missing, duplicated, out-of-order pages) and only unambiguous pages are filled.
+"""
+
+import re
+from dataclasses import dataclass, field
+
+from indexing.toc.layout import rows
+from indexing.toc.model import Anomaly
+from indexing.toc.numbers import label, parse_page
+
+TOP_BAND, BOTTOM_BAND = 0.13, 0.85
+SUPPORT_WINDOW = 3  # pages each way where an agreeing folio supports a read
+STRONG_WINDOW = 4  # anchors this close on both sides make a page's label well supported
+PLATE_SHARE = 0.3  # a page with under this share of the median line count may be a plate
+PAGE_OF = re.compile(r"(\d{1,4})\s*/\s*\d{1,4}")
+DASHED = re.compile(r"^[-–—－]\s*(\S+?)\s*[-–—－]$")
+EDGE = "()[]{}-–—－|.,:;·•"
+
+
+@dataclass(frozen=True)
+class Folio:
+    page: int
+    kind: str
+    value: int
+    line: int
+    alone: bool = False  # the number is all its row holds
+
+    @property
+    def offset(self) -> int:
+        return self.page - self.value
+
+
+@dataclass
+class Mapping:
+    """The printed label of each physical page, where it can be established."""
+
+    labels: dict[int, str] = field(default_factory=dict)
+    values: dict[int, tuple[str, int]] = field(default_factory=dict)
+    anchors: dict[int, Folio] = field(default_factory=dict)
+    strong: set[int] = field(default_factory=set)
+    anomalies: list[Anomaly] = field(default_factory=list)
+    folio_lines: dict[int, set[int]] = field(default_factory=dict)
+    page_count: int = 0
+
+    def pages_for(self, kind: str, value: int) -> list[int]:
+        """Return the physical pages labelled with this printed value, in order."""
+        return [page for page, got in sorted(self.values.items()) if got == (kind, value)]
+
+    def predict(self, kind: str, value: int) -> tuple[int | None, bool]:
+        """Return (physical page, well supported) for a printed value; (None, False) if unknown."""
+        found = self.pages_for(kind, value)
+        if found:
+            return found[0], found[0] in self.strong
+        near = [f for f in self.anchors.values() if f.kind == kind]
+        if not near:
+            return None, False
+        closest = min(near, key=lambda folio: abs(folio.value - value))
+        page = value + closest.offset
+        return (page if 1 <= page <= self.page_count else None), False
+
+
+def candidates(page: dict) -> list[Folio]:
+    """Return the folio candidates read in the page's header and footer rows."""
+    height = float(page.get("height") or 1)
+    found = []
+    edges = {
+        index for index, line in enumerate(page.get("lines") or [])
+        if not TOP_BAND * height < (line["box"][1] + line["box"][3]) / 2 < BOTTOM_BAND * height
+    }
+    page_rows = rows(page, physical=True, keep=edges)
+    top = [row for row in page_rows[:2] if row.cy < TOP_BAND * height]
+    bottom = [row for row in page_rows[-2:] if row.cy > BOTTOM_BAND * height]
+    for row in top + bottom:
+        for token in _tokens(row.text):
+            parsed = parse_page(token)
+            if parsed:
+                alone = row.text.strip(EDGE + " ") == token
+                found.append(Folio(page["number"], parsed[0], parsed[1], row.line, alone))
+    return sorted(found, key=lambda folio: not folio.alone)
+
+
+def _tokens(text: str) -> list[str]:
+    words = text.split()
+    if not words:
+        return []
+    tokens = [words[0].strip(EDGE), words[-1].strip(EDGE)]
+    tokens += PAGE_OF.findall(text)
+    dashed = DASHED.match(text.strip())
+    if dashed:
+        tokens.append(dashed.group(1))
+    return list(dict.fromkeys(token for token in tokens if token))
+
+
+def fit(pages: list[dict]) -> Mapping:
+    """Return the printed→physical mapping read from the folios of every page."""
+    mapping = Mapping(page_count=len(pages))
+    reads = {page["number"]: candidates(page) for page in pages}
+    anchors = _supported(reads)
+    mapping.anchors = anchors
+    for folio in anchors.values():
+        mapping.folio_lines.setdefault(folio.page, set()).add(folio.line)
+    line_counts = {page["number"]: len(page.get("lines") or []) for page in pages}
+    _fill(mapping, sorted(anchors.values(), key=lambda f: f.page), line_counts)
+    mapping.labels = {page: label(*value) for page, value in sorted(mapping.values.items())}
+    return mapping
+
+
+def _supported(reads: dict[int, list[Folio]]) -> dict[int, Folio]:
+    """Return the best-supported folio of each page that has one."""
+    keys = {(f.kind, f.offset, f.page) for folios in reads.values() for f in folios}
+    chosen = {}
+    for page, folios in reads.items():
+        best, best_support = None, 0
+        for folio in folios:
+            support = sum(
+                (folio.kind, folio.offset, other) in keys
+                for other in range(page - SUPPORT_WINDOW, page + SUPPORT_WINDOW + 1)
+                if other != page
+            )
+            if support > best_support:
+                best, best_support = folio, support
+        if best:
+            chosen[page] = best
+    return chosen
+
+
+def _fill(mapping: Mapping, anchors: list[Folio], line_counts: dict[int, int]) -> None:
+    for folio in anchors:
+        mapping.values[folio.page] = (folio.kind, folio.value)
+    for left, right in zip(anchors, anchors[1:]):
+        _fill_gap(mapping, left, right, line_counts)
+    _extrapolate(mapping, anchors)
+    _mark_strong(mapping, anchors)
+    _report_runs(mapping, anchors)
+
+
+def _fill_gap(mapping: Mapping, left: Folio, right: Folio, line_counts) -> None:
+    gap = list(range(left.page + 1, right.page))
+    if left.kind != right.kind:
+        return
+    extra = right.offset - left.offset
+    if extra == 0:
+        for page in gap:
+            mapping.values[page] = (left.kind, page - left.offset)
+        return
+    if extra > 0 and right.value == left.value and not gap:
+        mapping.anomalies.append(Anomaly(
+            "duplicate_page", [left.page, right.page],
+            f"pages {left.page} and {right.page} both read {label(left.kind, left.value)}",
+        ))
+        return
+    if 0 < extra <= len(gap):
+        _fill_plates(mapping, left, right, gap, extra, line_counts)
+
+
+def _fill_plates(mapping, left: Folio, right: Folio, gap, extra, line_counts) -> None:
+    """Fill a gap holding `extra` unnumbered pages when the sparsest pages are clearly plates."""
+    counts = sorted(line_counts.values())
+    typical = counts[len(counts) // 2] if counts else 0
+    plates = sorted(gap, key=lambda page: line_counts.get(page, 0))[:extra]
+    if any(line_counts.get(page, 0) > PLATE_SHARE * typical for page in plates):
+        return
+    value = left.value
+    for page in gap:
+        if page not in plates:
+            value += 1
+            mapping.values[page] = (left.kind, value)
+
+
+def _extrapolate(mapping: Mapping, anchors: list[Folio]) -> None:
+    """Extend the first and last runs to the pages before and after them."""
+    if not anchors:
+        return
+    first, last = anchors[0], anchors[-1]
+    for page in range(first.page - 1, 0, -1):
+        value = page - first.offset
+        if value < 1:
+            break
+        mapping.values[page] = (first.kind, value)
+    arabic = [f for f in anchors if f.kind == "arabic"]
+    roman = [f for f in anchors if f.kind == "roman"]
+    if arabic and roman and roman[-1].page < arabic[0].page:
+        start = arabic[0]
+        for page in range(start.page - 1, roman[-1].page, -1):
+            if page - start.offset < 1:
+                break
+            mapping.values[page] = ("arabic", page - start.offset)
+        for page in range(roman[-1].page + 1, start.page):
+            if page not in mapping.values:
+                mapping.values[page] = ("roman", page - roman[-1].offset)
+    run = [f for f in anchors if f.kind == last.kind and f.offset == last.offset]
+    if len(run) >= 3:
+        for page in range(last.page + 1, mapping.page_count + 1):
+            mapping.values[page] = (last.kind, page - last.offset)
+
+
+def _mark_strong(mapping: Mapping, anchors: list[Folio]) -> None:
+    pages = [f.page for f in anchors]
+    by_page = {f.page: f for f in anchors}
+    for page, value in mapping.values.items():
+        before = [p for p in pages if page - STRONG_WINDOW <= p <= page]
+        after = [p for p in pages if page <= p <= page + STRONG_WINDOW]
+        offset = page - value[1]
+        agree = lambda group: any(  # noqa: E731
+            by_page[p].offset == offset and by_page[p].kind == value[0] for p in group
+        )
+        if agree(before) and agree(after):
+            mapping.strong.add(page)
+
+
+def _report_runs(mapping: Mapping, anchors: list[Folio]) -> None:
+    """Report offset changes between runs of agreeing folios."""
+    runs: list[list[Folio]] = []
+    for folio in anchors:
+        if runs and (runs[-1][-1].kind, runs[-1][-1].offset) == (folio.kind, folio.offset):
+            runs[-1].append(folio)
+        else:
+            runs.append([folio])
+    for before, run, after in zip([None] + runs, runs, runs[1:] + [None]):
+        if before and after and before[-1].kind == after[0].kind == run[0].kind:
+            if before[-1].offset == after[0].offset != run[0].offset:
+                mapping.anomalies.append(Anomaly(
+                    "out_of_order", [f.page for f in run],
+                    f"pages {run[0].page}–{run[-1].page} read "
+                    f"{label(run[0].kind, run[0].value)}–{label(run[-1].kind, run[-1].value)}",
+                ))
+                continue
+        if before and before[-1].kind == run[0].kind:
+            _report_change(mapping, before[-1], run[0])
+
+
+def _report_change(mapping: Mapping, left: Folio, right: Folio) -> None:
+    if right.value < left.value:
+        mapping.anomalies.append(Anomaly(
+            "out_of_order", [left.page, right.page],
+            f"page {right.page} reads {label(right.kind, right.value)} after "
+            f"{label(left.kind, left.value)} on page {left.page}",
+        ))
+    elif right.offset < left.offset:
+        missing = left.offset - right.offset
+        mapping.anomalies.append(Anomaly(
+            "missing_page", [left.page, right.page],
+            f"{missing} printed page(s) missing between {label(left.kind, left.value)} "
+            f"and {label(right.kind, right.value)}",
+        ))

@@ -1,0 +1,179 @@
+"""Entry levels from numbering patterns and indentation (pure functions).
+
+Numbering gives a rank (part 0, chapter 1, 1.2 → 2, 1.2.3 → 3 …). Indentation is
+measured after aligning every contents page on its numbered entries (recto and
+verso pages, and scans, sit at different x). An unnumbered entry takes the rank
+of the numbered entries at its indentation, or the rank of the entries that are
+set off by extra space above when it is too. Levels then follow from ranks with a
+stack, so a chapter before the first part is level 1 and those after it level 2.
+"""
+
+from collections import Counter
+from statistics import median
+
+from indexing.toc.parse import Raw
+
+SAME_INDENT = 0.6  # line heights
+BIG_GAP = 1.4  # spacing above a row, over the usual spacing, that sets off a top entry
+RANKS = {"part": 0, "roman": 0, "chapter": 1, "letter": 1}
+
+
+def ranks(entries: list[Raw]) -> list[int | None]:
+    """Return the rank each entry's numbering implies, None when unnumbered."""
+    letters = {e.number for e in entries if e.kind == "letter"}
+    prefixes = {e.number.split(".")[0] for e in entries if isinstance(e.kind, int)}
+    romans = {e.number for e in entries if e.kind == "roman"}
+    found = []
+    for entry in entries:
+        kind = entry.kind
+        if kind == "letter" and len(letters) < 2 and entry.number not in prefixes:
+            kind = None  # "A Sample…": an article, not appendix A
+        if kind == "roman" and len(romans) < 2:
+            kind = None
+        found.append(kind if isinstance(kind, int) else RANKS.get(kind))
+    return found
+
+
+def levels(entries: list[Raw]) -> list[int]:
+    """Return the level (1 = top) of each entry."""
+    if not entries:
+        return []
+    known = ranks(entries)
+    indents = aligned_indents(entries, known)
+    clusters = _clusters(indents)
+    votes = _votes(clusters, known)
+    known = _demote_misplaced(known, clusters, votes)
+    filled = _fill(entries, known, clusters, votes)
+    stack: list[int] = []
+    out = []
+    for rank in filled:
+        while stack and stack[-1] >= rank:
+            stack.pop()
+        out.append(len(stack) + 1)
+        stack.append(rank)
+    return out
+
+
+def aligned_indents(entries: list[Raw], known: list[int | None]) -> list[float]:
+    """Return each entry's indentation in line heights, pages aligned on numbered entries.
+
+    A page with numbered entries of two ranks or more aligns on them; others take
+    the shift of pages on the same side (recto or verso) of the spread.
+    """
+    unit = median(entry.height for entry in entries) or 1.0
+    groups: dict[tuple, list[int]] = {}
+    for index, entry in enumerate(entries):
+        groups.setdefault((entry.toc_page, entry.column), []).append(index)
+    lefts = {g: min(entries[i].x for i in members) for g, members in groups.items()}
+    usual_left = median(lefts.values())
+    shifts = {g: left - usual_left for g, left in lefts.items()}
+    for _ in range(2):
+        reference = _references(entries, known, groups, shifts)
+        shifts = _shifts(entries, known, groups, shifts, reference)
+    reference = _references(entries, known, groups, shifts)
+    base = min(reference.values()) if reference else usual_left
+    return [
+        (entry.x - shifts[(entry.toc_page, entry.column)] - base) / unit for entry in entries
+    ]
+
+
+def _references(entries, known, groups, shifts) -> dict[int, float]:
+    """Return the usual x of each rank's numbered entries once pages are shifted."""
+    values: dict[int, list[float]] = {}
+    for group, members in groups.items():
+        for i in members:
+            if known[i] is not None:
+                values.setdefault(known[i], []).append(entries[i].x - shifts[group])
+    return {rank: median(xs) for rank, xs in values.items()}
+
+
+def _shifts(entries, known, groups, shifts, reference) -> dict[tuple, float]:
+    own = {}
+    for group, members in groups.items():
+        numbered = [i for i in members if known[i] is not None]
+        if len({known[i] for i in numbered}) >= 2:
+            own[group] = median(entries[i].x - reference[known[i]] for i in numbered)
+    sides: dict[tuple, list[float]] = {}
+    for (page, column), shift in own.items():
+        sides.setdefault((page % 2, column), []).append(shift)
+    return {
+        group: own.get(group, median(sides[(group[0] % 2, group[1])])
+                       if (group[0] % 2, group[1]) in sides else shifts[group])
+        for group in groups
+    }
+
+
+def _clusters(indents: list[float]) -> list[int]:
+    """Return a cluster index per indent: indents closer than SAME_INDENT share one."""
+    order = sorted(set(indents))
+    ids, current, previous = {}, 0, None
+    for value in order:
+        if previous is not None and value - previous >= SAME_INDENT:
+            current += 1
+        ids[value] = current
+        previous = value
+    return [ids[value] for value in indents]
+
+
+def _votes(clusters: list[int], known: list[int | None]) -> dict[int, Counter]:
+    votes: dict[int, Counter] = {}
+    for cluster, rank in zip(clusters, known):
+        if rank is not None:
+            votes.setdefault(cluster, Counter())[rank] += 1
+    return votes
+
+
+def _demote_misplaced(known, clusters, votes) -> list[int | None]:
+    """Return ranks where numbering printed at another rank's indentation follows the layout.
+
+    "Chapter 3 Text and fonts" indented among sections, or "A Limerick" among
+    subsections, is a sub-entry whatever its words say.
+    """
+    home = {}
+    for rank in {r for r in known if r is not None}:
+        counts = Counter(c for c, r in zip(clusters, known) if r == rank)
+        home[rank] = counts.most_common(1)[0][0]
+    fixed = list(known)
+    for index, (cluster, rank) in enumerate(zip(clusters, known)):
+        if rank is None or home[rank] == cluster or cluster not in votes:
+            continue
+        leader, count = votes[cluster].most_common(1)[0]
+        strong = count >= 3 and count >= 3 * votes[cluster][rank]
+        if leader > rank and strong and home.get(leader) == cluster:
+            fixed[index] = leader
+    return fixed
+
+
+def _fill(entries, known, clusters, votes) -> list[int]:
+    cluster_rank = _cluster_ranks(clusters, votes)
+    set_off = _set_off_ranks(entries, known)
+    filled = []
+    for index, entry in enumerate(entries):
+        rank = known[index]
+        if rank is None:
+            rank = cluster_rank[clusters[index]]
+            if entry.gap is not None and entry.gap >= BIG_GAP:
+                above = [r for r in set_off if r < rank]
+                rank = max(above) if above else rank
+        filled.append(rank)
+    return filled
+
+
+def _cluster_ranks(clusters, votes) -> dict[int, int]:
+    result = {}
+    for cluster in sorted(set(clusters)):
+        if cluster in votes:
+            result[cluster] = votes[cluster].most_common(1)[0][0]
+        else:
+            left = [result[c] for c in result if c < cluster]
+            result[cluster] = (max(left) + 1) if left else 1 + cluster
+    return result
+
+
+def _set_off_ranks(entries, known) -> set[int]:
+    """Return the ranks whose numbered entries are mostly set off by extra space above."""
+    seen: dict[int, list[bool]] = {}
+    for entry, rank in zip(entries, known):
+        if rank is not None and entry.gap is not None:
+            seen.setdefault(rank, []).append(entry.gap >= BIG_GAP)
+    return {rank for rank, flags in seen.items() if sum(flags) >= 0.6 * len(flags)}

@@ -1,0 +1,41 @@
+"""The recovered table of contents: frozen records handed to the indexing stage."""
+
+from dataclasses import dataclass, field
+
+STATUSES = ("exact", "fuzzy", "offset", "unresolved")
+
+
+@dataclass(frozen=True)
+class Anomaly:
+    """Something about the book's pages or TOC that a reviewer should see."""
+
+    kind: str  # missing_page, duplicate_page, out_of_order, far_from_toc, toc_page_number
+    pages: list[int]
+    detail: str
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One heading of the TOC, placed on its physical page where code could place it."""
+
+    level: int
+    title: str
+    printed_page: str | None
+    page: int | None  # None: unresolved, never a guess
+    page_end: int | None
+    status: str
+    confidence: float
+    line: int | None
+    toc_page: int
+    toc_line: int
+    number: str = ""  # numbering prefix as printed ("1.2", "3", "A.1"), "" if none
+
+
+@dataclass(frozen=True)
+class TocResult:
+    entries: list[Entry]
+    toc_pages: list[int]
+    lot_pages: list[int]
+    labels: dict[int, str]  # physical page -> printed label, only where known
+    anomalies: list[Anomaly] = field(default_factory=list)
+    inferred: bool = False

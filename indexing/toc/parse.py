@@ -1,0 +1,198 @@
+"""TOC entries from the rows of contents pages, deterministically (pure functions)."""
+
+import re
+from dataclasses import dataclass
+
+from indexing.toc.detect import content_rows, heading_kind, trailing_page
+from indexing.toc.layout import Row, frame_boxes
+from indexing.toc.layout import rows as make_rows
+from indexing.toc.numbers import parse_page
+from indexing.toc.text import numbering
+
+RUN_IN = re.compile(r"(?<=[0-9ivxlc])[,;]\s+(?=[^\W_a-z])")
+WRAP_REACH = 0.75  # a row reaching this far across its column is wrapped when it lacks a page
+WRAP_GAP = 1.8  # at most this many line heights between a wrapped row and its continuation
+CORRIDOR = (0.3, 0.7)  # where the gutter of a two-column page may lie, as a share of width
+MAX_TITLE = 300
+
+
+@dataclass(frozen=True)
+class Raw:
+    """An entry as printed: title, page token and position on the contents page."""
+
+    title: str
+    token: str | None
+    toc_page: int
+    toc_line: int
+    indent: float  # from the column's left edge, in line heights
+    height: float
+    number: str
+    kind: object  # numbering kind, see text.numbering
+    x: float = 0.0  # left edge on the page, in points
+    gap: float | None = None  # space above the row over the column's usual line spacing
+    column: int = 0
+
+    @property
+    def printed(self) -> tuple[str, int] | None:
+        return parse_page(self.token, roman_upper=False) if self.token else None
+
+
+def parse_pages(pages: list[dict], folio_lines: dict[int, set[int]]) -> list[Raw]:
+    """Return the entries printed on the given contents pages, in reading order."""
+    entries: list[Raw] = []
+    for page in pages:
+        number = page["number"]
+        page_rows = content_rows(page, folio_lines.get(number, set()))
+        page_rows = _after_heading(page_rows)
+        for index, column in enumerate(_columns(page, page_rows)):
+            entries += _parse_column(column, number, index)
+    return entries
+
+
+def _after_heading(page_rows: list[Row]) -> list[Row]:
+    for index, row in enumerate(page_rows[: len(page_rows) // 2 + 1]):
+        if heading_kind(row.text):
+            return page_rows[index + 1:]
+    return page_rows
+
+
+def _columns(page: dict, page_rows: list[Row]) -> list[list[Row]]:
+    """Return the rows split into columns when the page has a clear gutter."""
+    boxes, width, _ = frame_boxes(page)
+    lines = [index for row in page_rows for index in row.lines]
+    if len(lines) < 6:
+        return [page_rows]
+    allowed = max(1, 0.05 * len(lines))
+    steps = range(int(CORRIDOR[0] * 100), int(CORRIDOR[1] * 100) + 1)
+    open_steps = [
+        step for step in steps
+        if sum(1 for i in lines if boxes[i][0] < width * step / 100 < boxes[i][2]) <= allowed
+    ]
+    for run in _runs(open_steps):
+        cut = width * run[len(run) // 2] / 100
+        parts = [
+            [row for row in make_rows(page, keep=keep) if row.text]
+            for keep in ({i for i in lines if boxes[i][2] <= cut},
+                         {i for i in lines if boxes[i][0] >= cut})
+        ]
+        if min(sum(1 for row in part if _titled(row.text)) for part in parts) >= 3:
+            return parts
+    return [page_rows]
+
+
+def _titled(text: str) -> bool:
+    """Return True for a row holding a title (with letters) and its page number."""
+    found = trailing_page(text)
+    return bool(found) and any(char.isalpha() for char in numbering(found[0])[2])
+
+
+def _runs(steps: list[int]) -> list[list[int]]:
+    runs: list[list[int]] = []
+    for step in steps:
+        if runs and runs[-1][-1] == step - 1:
+            runs[-1].append(step)
+        else:
+            runs.append([step])
+    return runs
+
+
+def _parse_column(column: list[Row], toc_page: int, number: int) -> list[Raw]:
+    if not column:
+        return []
+    left = min(row.x0 for row in column)
+    right = max(row.x1 for row in column)
+    # Bottom to bottom, so that a larger title row does not set off the row after it.
+    spacing = sorted(b.y1 - a.y1 for a, b in zip(column, column[1:]))
+    usual = spacing[len(spacing) // 2] if spacing else 1.0
+    gaps = {id(b): (b.y1 - a.y1) / max(usual, 1.0) for a, b in zip(column, column[1:])}
+    entries = _parse_rows(column, toc_page, left, right)
+    return [
+        Raw(**{**entry.__dict__, "gap": gaps.get(entry.gap), "column": number})
+        for entry in entries
+    ]
+
+
+def _parse_rows(column: list[Row], toc_page: int, left: float, right: float) -> list[Raw]:
+    entries: list[Raw] = []
+    pending: list[Row] = []
+    for row in column:
+        found = trailing_page(row.text)
+        if found and not found[0]:
+            _attach_page(entries, pending, found[1], toc_page, left)
+            pending = []
+            continue
+        if not found:
+            if pending and not _continues(pending[-1], row, left, right):
+                entries += _emit(pending, None, toc_page, left)
+                pending = []
+            pending.append(row)
+            continue
+        if pending and not _continues(pending[-1], row, left, right):
+            entries += _emit(pending, None, toc_page, left)
+            pending = []
+        entries += _emit(pending + [row], found, toc_page, left)
+        pending = []
+    if pending:
+        entries += _emit(pending, None, toc_page, left)
+    return [entry for entry in entries if entry.title]
+
+
+def _continues(previous: Row, row: Row, left: float, right: float) -> bool:
+    """Return True when row carries on the title of the page-less row above it."""
+    if row.y0 - previous.y1 > WRAP_GAP * max(previous.height, 1.0):
+        return False
+    if previous.text.endswith((",", ";", "-", "‐")):
+        return True  # run-in entries or a hyphenated word carry on
+    if numbering(row.text)[1] not in (None, "roman", "letter"):
+        return False
+    reach = (previous.x1 - left) / max(right - left, 1.0)
+    indented = row.x0 > previous.x0 + 0.5 * previous.height
+    return reach >= WRAP_REACH or indented
+
+
+def _attach_page(entries, pending, token, toc_page, left) -> None:
+    """Give a page number printed alone to the title above it."""
+    if pending:
+        entries += _emit(pending, None, toc_page, left)
+    if entries and entries[-1].token is None:
+        last = entries.pop()
+        entries.append(Raw(**{**last.__dict__, "token": token}))
+
+
+def _emit(group: list[Row], found, toc_page: int, left: float) -> list[Raw]:
+    """Return the entries of one printed entry (several when run-in)."""
+    first = group[0]
+    text = " ".join(row.text for row in group)
+    pieces = _run_in(text) if found else [text]
+    out = []
+    for index, piece in enumerate(pieces):
+        title, token = _title_and_token(piece)
+        if len(title) > MAX_TITLE:
+            continue
+        number, kind, _ = numbering(title)
+        height = first.height
+        indent = (first.x0 - left) / max(height, 1.0)
+        x = first.x0 + (0.01 if index else 0.0)  # run-in entries follow the first one
+        out.append(Raw(title, token, toc_page, first.line, indent, height, number, kind,
+                       x, id(first) if not index else None))
+    return out
+
+
+def _run_in(text: str) -> list[str]:
+    """Return the entries of a paragraph of run-in entries ("A 12, B 13"), or the text."""
+    pieces = RUN_IN.split(text)
+    if len(pieces) < 2:
+        return [text]
+    printed = [trailing_page(piece) for piece in pieces[:-1]]
+    if not all(printed) or any(p.split()[-1] != f[1] for p, f in zip(pieces, printed)):
+        return [text]
+    values = [parse_page(found[1], roman_upper=False) for found in printed]
+    keys = [(kind == "arabic", value) for kind, value in values]
+    return pieces if keys == sorted(keys) else [text]
+
+
+def _title_and_token(piece: str) -> tuple[str, str | None]:
+    found = trailing_page(piece)
+    if not found:
+        return piece.strip(), None
+    return found[0].strip(), found[1]

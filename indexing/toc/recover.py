@@ -1,0 +1,134 @@
+"""The whole recovery, stage by stage: folios, contents pages, entries, levels, grounding."""
+
+from indexing.toc.detect import Block, find_blocks
+from indexing.toc.folios import Mapping, fit
+from indexing.toc.ground import NEAR, Body, Placement, ground
+from indexing.toc.infer import infer
+from indexing.toc.levels import levels
+from indexing.toc.model import Anomaly, Entry, TocResult
+from indexing.toc.numbers import label
+from indexing.toc.parse import Raw, parse_pages
+from indexing.toc.repair import bounds, order_key, plausible_repair, suspects
+
+MIN_ENTRIES = 3
+
+
+def recover(pages: list[dict]) -> TocResult:
+    """Return the book's TOC with each heading placed, or a structure inferred from the body."""
+    mapping = fit(pages)
+    blocks = find_blocks(pages, mapping.folio_lines)
+    toc_pages = sorted(p for b in blocks if b.kind == "toc" for p in b.pages)
+    lot_pages = sorted(p for b in blocks if b.kind == "lot" for p in b.pages)
+    raws = _main_entries(pages, [b for b in blocks if b.kind == "toc"], mapping)
+    contents = set(toc_pages) | set(lot_pages)
+    body = Body(pages, contents, mapping.folio_lines)
+    if len(raws) < MIN_ENTRIES:
+        entries = infer(pages, body, len(pages))
+        return TocResult(entries, toc_pages, lot_pages, mapping.labels,
+                         list(mapping.anomalies), inferred=True)
+    entries, anomalies = _place(raws, mapping, body, len(pages))
+    return TocResult(entries, toc_pages, lot_pages, mapping.labels,
+                     list(mapping.anomalies) + anomalies)
+
+
+def _main_entries(pages: list[dict], blocks: list[Block], mapping: Mapping) -> list[Raw]:
+    """Return the entries of the most detailed contents, with the blocks that continue it."""
+    by_number = {page["number"]: page for page in pages}
+    parsed = [parse_pages([by_number[n] for n in b.pages], mapping.folio_lines) for b in blocks]
+    if not parsed:
+        return []
+    main = max(range(len(parsed)), key=lambda index: len(parsed[index]))
+    entries = list(parsed[main])
+    for following in parsed[main + 1:]:
+        if not _continues(entries, following):
+            break
+        entries += following
+    return entries
+
+
+def _continues(entries: list[Raw], following: list[Raw]) -> bool:
+    last = next((e.printed for e in reversed(entries) if e.printed), None)
+    first = next((e.printed for e in following if e.printed), None)
+    return bool(last and first and order_key(first) >= order_key(last))
+
+
+def _place(raws: list[Raw], mapping: Mapping, body: Body, page_count: int):
+    printed = [raw.printed for raw in raws]
+    bad = suspects(printed)
+    predicted, strong = [], []
+    for index, value in enumerate(printed):
+        guess, sure = mapping.predict(*value) if value and index not in bad else (None, False)
+        predicted.append(guess)
+        strong.append(sure)
+    placements = ground([raw.title for raw in raws], predicted, strong, body, page_count)
+    anomalies: list[Anomaly] = []
+    entries = []
+    for index, (raw, level) in enumerate(zip(raws, levels(raws))):
+        placement = placements[index]
+        page_label = _printed_label(raw, index, printed, bad, placement, mapping, anomalies)
+        status, page, line, confidence = _status(
+            placement, predicted[index], strong[index], placements, index
+        )
+        if placement and (placement.far or (
+            strong[index] and abs(placement.page - predicted[index]) > NEAR
+        )):
+            anomalies.append(Anomaly("far_from_toc", [placement.page], (
+                f"“{raw.title}” found on page {placement.page}, TOC and folios say "
+                f"{predicted[index] or 'unknown'}"
+            )))
+        entries.append(Entry(level, raw.title, page_label, page, None, status,
+                             round(confidence, 3), line, raw.toc_page, raw.toc_line, raw.number))
+    return with_ends(entries, page_count), anomalies
+
+
+def _printed_label(raw, index, printed, bad, placement, mapping, anomalies) -> str | None:
+    """Return the printed page as printed, or as repaired where grounding confirms it."""
+    value = printed[index]
+    if not value:
+        return raw.token
+    read = label(*value)
+    if index not in bad:
+        return read
+    before, after = bounds(printed, bad, index)
+    found = mapping.values.get(placement.page) if placement else None
+    ok = found and all(
+        order_key(found) >= order_key(b) for b in [before] if b
+    ) and all(order_key(found) <= order_key(a) for a in [after] if a)
+    if ok and plausible_repair(read, label(*found)):
+        anomalies.append(Anomaly("toc_page_number", [raw.toc_page],
+                                 f"“{raw.title}”: printed {read} read, {label(*found)} confirmed"))
+        return label(*found)
+    anomalies.append(Anomaly("toc_page_number", [raw.toc_page],
+                             f"“{raw.title}”: printed {read} breaks the page order"))
+    return read
+
+
+def _status(placement: Placement | None, guess, sure, placements, index):
+    """Return (status, page, line, confidence)."""
+    if placement:
+        exact = placement.similar >= 1.0
+        confidence = (0.95 if exact else 0.9 * placement.similar)
+        if placement.far:
+            confidence = 0.5
+        return ("exact" if exact else "fuzzy"), placement.page, placement.line, confidence
+    if guess is not None and sure:
+        before = next((p.page for p in reversed(placements[:index]) if p), 0)
+        after = next((p.page for p in placements[index + 1:] if p), 10**9)
+        if before <= guess <= after:
+            return "offset", guess, None, 0.6
+    return "unresolved", None, None, 0.0
+
+
+def with_ends(entries: list[Entry], page_count: int) -> list[Entry]:
+    """Return the entries with page_end: the page before the next entry at the same or higher level."""
+    done = []
+    for index, entry in enumerate(entries):
+        end = None
+        if entry.page is not None:
+            following = next((e for e in entries[index + 1:] if e.level <= entry.level), None)
+            if following is None:
+                end = page_count
+            elif following.page is not None:
+                end = max(entry.page, following.page - 1)
+        done.append(Entry(**{**entry.__dict__, "page_end": end}))
+    return done

@@ -1,0 +1,117 @@
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+
+from books.models import Heading, ReviewFlag
+from indexing.runner import run_pending
+from indexing.stages import index
+from indexing.toc import Anomaly, Entry, TocResult
+
+pytestmark = pytest.mark.django_db
+
+
+def entry(level, title, page, status="exact", printed=None, number=""):
+    return Entry(level=level, title=f"{number} {title}".strip(), printed_page=printed, page=page,
+                 page_end=page, status=status, confidence=0.9 if page else 0.0,
+                 line=0 if page else None, toc_page=1, toc_line=0, number=number)
+
+
+RESULT = TocResult(
+    entries=[
+        entry(1, "Sails", 2, printed="1", number="1"),
+        entry(2, "Mainsail", 2, printed="1", number="1.1"),
+        entry(2, "Jib", None, status="unresolved", printed="9", number="1.2"),
+        entry(1, "Knots", 3, status="fuzzy", printed="2", number="2"),
+    ],
+    toc_pages=[1],
+    lot_pages=[],
+    labels={2: "1", 3: "2"},
+    anomalies=[Anomaly(kind="missing_page", pages=[3], detail="Printed page 3 is missing.")],
+)
+
+
+@pytest.fixture
+def indexed(shelve, english_pdf, monkeypatch):
+    seen = []
+
+    def fake_recover(pages):
+        seen.append(pages)
+        return RESULT
+
+    monkeypatch.setattr(index.toc, "recover", fake_recover)
+    book = shelve(english_pdf)
+    return book, seen
+
+
+def test_the_stage_feeds_the_recovered_lines_to_the_toc_functions(indexed):
+    book, [pages] = indexed
+    assert [page["number"] for page in pages] == [1, 2, 3]
+    assert pages[1]["lines"][0]["text"] == "1 Sails"
+    assert pages[1]["width"] == 420
+
+
+def test_the_stage_stores_the_tree_labels_and_anomalies(indexed):
+    book, _ = indexed
+    headings = list(book.headings.order_by("position"))
+    assert [(h.level, h.title, h.page, h.parent.title if h.parent else None) for h in headings] == [
+        (1, "1 Sails", 2, None),
+        (2, "1.1 Mainsail", 2, "1 Sails"),
+        (2, "1.2 Jib", None, "1 Sails"),
+        (1, "2 Knots", 3, None),
+    ]
+    assert [h.number for h in headings] == ["1", "1.1", "1.2", "2"]
+    assert dict(book.pages.values_list("number", "label")) == {1: "", 2: "1", 3: "2"}
+    book.refresh_from_db()
+    assert (book.structure, book.toc_pages) == ("toc", [1])
+    assert book.anomalies == [{"kind": "missing_page", "pages": [3], "detail": "Printed page 3 is missing."}]
+    run = book.stage_runs.get(stage="index")
+    assert run.summary == ("4 headings from the printed contents, 2 placed exactly, "
+                           "1 placed approximately, 1 not placed")
+
+
+def test_only_unplaced_headings_are_flagged_for_review(indexed):
+    [flag] = ReviewFlag.objects.all()
+    assert flag.heading.title == "1.2 Jib"
+    assert flag.heading.page is None  # never given a made-up page
+
+
+def test_running_the_stage_again_replaces_its_results(indexed):
+    book, _ = indexed
+    book.stage_runs.filter(stage="index").update(status="pending")
+    run_pending("w", book_id=book.pk)
+    assert Heading.objects.filter(book=book).count() == 4
+    assert ReviewFlag.objects.count() == 1
+
+
+def test_the_toc_command_prints_json_in_reading_order(indexed):
+    book, _ = indexed
+    out = StringIO()
+    call_command("toc", str(book.pk), "--json", stdout=out)
+    listed = json.loads(out.getvalue())
+    assert listed[2] == {"level": 2, "title": "1.2 Jib", "printed_page": "9", "page": None,
+                         "page_end": None, "status": "unresolved", "confidence": 0.0}
+    assert [item["page"] for item in listed] == [2, 2, None, 3]
+
+
+def test_the_book_page_shows_the_tree(indexed, bob_client):
+    book, _ = indexed
+    content = bob_client.get(reverse("book", args=[book.pk])).content.decode()
+    assert "1.1 Mainsail" in content
+    assert reverse("page", args=[book.pk, 3]) in content
+    assert '<span class="heading-title unplaced">1.2 Jib</span>' in content
+    assert "3 of 4 headings placed; 1 not placed" in content
+    assert "Printed page 3 is missing." in content
+
+
+def test_a_book_without_structure_says_so(shelve, english_pdf, monkeypatch, bob_client):
+    monkeypatch.setattr(index.toc, "recover",
+                        lambda pages: TocResult(entries=[], toc_pages=[], lot_pages=[], labels={}))
+    book = shelve(english_pdf)
+    book.refresh_from_db()
+    assert book.structure == "none"
+    assert book.stage_runs.get(stage="index").summary == "No table of contents and no headings found."
+    content = bob_client.get(reverse("book", args=[book.pk])).content.decode()
+    assert "No table of contents was found in this book" in content

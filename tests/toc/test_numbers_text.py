@@ -1,0 +1,94 @@
+import pytest
+
+from indexing.toc.detect import heading_kind, trailing_page
+from indexing.toc.numbers import kanji_value, parse_page, to_roman
+from indexing.toc.text import clean, key, numbering
+
+
+@pytest.mark.parametrize("token, expected", [
+    ("12", ("arabic", 12)),
+    ("１２３", ("arabic", 123)),
+    ("xii", ("roman", 12)),
+    ("XIV", ("roman", 14)),
+    ("mmm", ("roman", 3000)),
+    ("一二三", ("arabic", 123)),
+    ("百二十三", ("arabic", 123)),
+    ("二〇", ("arabic", 20)),
+    ("十", ("arabic", 10)),
+    ("Index", None),
+    ("iix", None),
+    ("12a", None),
+])
+def test_parse_page(token, expected):
+    assert parse_page(token) == expected
+
+
+@pytest.mark.parametrize("value, roman", [(1, "i"), (4, "iv"), (14, "xiv"), (1999, "mcmxcix")])
+def test_to_roman(value, roman):
+    assert to_roman(value) == roman
+
+
+def test_kanji_value_rejects_mixed_positional():
+    assert kanji_value("三四十") is None
+
+
+@pytest.mark.parametrize("title, number, kind, rest", [
+    ("第3章 序論", "3", "chapter", "序論"),
+    ("第三章 序論", "3", "chapter", "序論"),
+    ("第2編 応用", "2", "part", "応用"),
+    ("第1節 概要", "1", 2, "概要"),
+    ("第1款 細目", "1", 3, "細目"),
+    ("第1項 細目", "1", 4, "細目"),
+    ("Part II Advanced", "II", "part", "Advanced"),
+    ("Chapter 4: Boats", "4", "chapter", "Boats"),
+    ("Appendix B Tables", "B", "chapter", "Tables"),
+    ("1.2.3 Knots", "1.2.3", 3, "Knots"),
+    ("A.1 Sources", "A.1", 2, "Sources"),
+    ("1 Sails", "1", "chapter", "Sails"),
+    ("1.1はじめに", "1.1", 2, "はじめに"),
+    ("IV Winds", "IV", "roman", "Winds"),
+    ("3D graphics", "", None, "3D graphics"),
+])
+def test_numbering(title, number, kind, rest):
+    assert numbering(title) == (number, kind, rest)
+
+
+@pytest.mark.parametrize("left, right", [
+    ("TEX and friends", "TeX and friends"),
+    ("Debian における 社会", "Debianにおける社会"),
+    ("l0g", "IOg"),
+    ("データベース", "デ一タベ一ス"),
+    ("Sails—rigging", "Sails-rigging"),
+])
+def test_key_folds_look_alikes(left, right):
+    assert key(left) == key(right)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Sails . . . . . . . 12", ("Sails", "12")),
+    ("Sails ........ 12", ("Sails", "12")),
+    ("Sails …… 12", ("Sails", "12")),
+    ("帆・・・・・・12", ("帆", "12")),
+    ("帆 ……… 一二", ("帆", "一二")),
+    ("Preface ·········· xiii", ("Preface", "xiii")),
+    ("Starting off · 1", ("Starting off", "1")),
+    ("Knots 3", ("Knots", "3")),
+    ("Windows10", None),
+    ("Sails", None),
+    ("12", ("", "12")),
+])
+def test_trailing_page(text, expected):
+    assert trailing_page(text) == expected
+
+
+@pytest.mark.parametrize("text, kind", [
+    ("Contents", "toc"), ("Table of Contents", "toc"), ("目次", "toc"), ("目 次", "toc"),
+    ("Short contents", "toc"), ("List of Figures", "lot"), ("図目次", "lot"),
+    ("表目次", "lot"), ("List of Tables", "lot"), ("Contents of the box", None),
+])
+def test_heading_kind(text, kind):
+    assert heading_kind(text) == kind
+
+
+def test_clean_strips_leader_runs_but_keeps_dotted_numbers():
+    assert clean("1.2.3 Foo . . . . . . 7") == "1.2.3 Foo 7"

@@ -1,0 +1,110 @@
+from indexing.toc.levels import levels
+from indexing.toc.parse import parse_pages
+from indexing.toc.repair import plausible_repair, suspects
+from tests.toc.pages import page, toc_row, vertical_page
+
+
+def parse(*pages):
+    return parse_pages(list(pages), {})
+
+
+def titles(entries):
+    return [(e.title, e.token) for e in entries]
+
+
+def test_it_parses_titles_leaders_and_page_boxes():
+    toc = page(3, ["#Contents", toc_row("1 Sails", 1), toc_row("1.1 Rigging", 2),
+                   toc_row("2 Knots", 9)])
+    assert titles(parse(toc)) == [("1 Sails", "1"), ("1.1 Rigging", "2"), ("2 Knots", "9")]
+
+
+def test_it_drops_the_lines_above_the_contents_heading():
+    toc = page(3, ["A Short Guide to Boats", "by Someone", "#Contents", toc_row("Sails", 1),
+                   toc_row("Knots", 2)])
+    assert titles(parse(toc)) == [("Sails", "1"), ("Knots", "2")]
+
+
+def test_it_joins_a_wrapped_title_with_its_continuation():
+    long = "1.5 What is the difference between this boat and every other boat on the lake?"
+    toc = page(3, ["#Contents", [(long, 72.0, 500.0)], [("Why should I care? . . . .", 90.0, 480.0),
+                                                        ("2", 520.0, 526.0)],
+                   toc_row("1.6 Sails", 3)])
+    assert titles(parse(toc)) == [(long + " Why should I care?", "2"), ("1.6 Sails", "3")]
+
+
+def test_it_attaches_a_page_number_printed_on_the_next_line():
+    toc = page(3, ["#Contents", "1 Sails", [("7", 520.0, 526.0)], toc_row("2 Knots", 9)])
+    assert titles(parse(toc)) == [("1 Sails", "7"), ("2 Knots", "9")]
+
+
+def test_it_splits_run_in_entries():
+    toc = page(3, ["#Contents", toc_row("8 Paragraphs", 127),
+                   [("8.1.1 Block paragraph 127, 8.1.2 Other thing 128, 8.1.3 Last", 90.0, 500.0)],
+                   [("one 129", 90.0, 140.0)], toc_row("9 Lists", 145)])
+    assert titles(parse(toc)) == [
+        ("8 Paragraphs", "127"), ("8.1.1 Block paragraph", "127"),
+        ("8.1.2 Other thing", "128"), ("8.1.3 Last one", "129"), ("9 Lists", "145")]
+
+
+def test_it_keeps_a_comma_inside_a_title_with_a_version():
+    toc = page(3, ["#Contents", toc_row("7.3 The License, Version 1.3, 3 November 2008", 45)])
+    assert titles(parse(toc)) == [("7.3 The License, Version 1.3, 3 November 2008", "45")]
+
+
+def test_it_reads_two_column_pages_column_by_column():
+    rows = ["#Contents"]
+    left = [("Anchors", 1), ("Bowline", 2), ("Cleats", 3), ("Dinghy", 4)]
+    right = [("Ebb tide", 5), ("Fenders", 6), ("Gybe", 7), ("Halyard", 8)]
+    for (a, pa), (b, pb) in zip(left, right):
+        rows.append([(a, 72.0, 200.0), (str(pa), 270.0, 276.0),
+                     (b, 330.0, 450.0), (str(pb), 520.0, 526.0)])
+    entries = parse(page(3, rows))
+    assert [e.title for e in entries] == [t for t, _ in left + right]
+
+
+def test_it_reads_a_vertical_toc_with_kanji_numerals():
+    toc = vertical_page(5, [("目次", None, 0), ("第一章 序論", "一", 0), ("第一節 背景", "三", 20),
+                            ("第二章 方法", "十二", 0)])
+    entries = parse(toc)
+    assert titles(entries) == [("第一章 序論", "一"), ("第一節 背景", "三"), ("第二章 方法", "十二")]
+    assert [e.printed for e in entries] == [("arabic", 1), ("arabic", 3), ("arabic", 12)]
+    assert levels(entries) == [1, 2, 1]
+
+
+def test_levels_follow_numbering_with_parts():
+    toc = page(3, ["#Contents", toc_row("1 Introduction", 1), toc_row("Part I Basics", 3),
+                   toc_row("2 Sails", 4), toc_row("2.1 Rigging", 5), toc_row("2.1.1 Lines", 6),
+                   toc_row("A.1 Sources", 9)])
+    assert levels(parse(toc)) == [1, 1, 2, 3, 4, 3]
+
+
+def test_levels_from_indentation_when_unnumbered():
+    toc = page(3, ["#Contents", toc_row("Preface", 1), toc_row("Thanks", 2, 90.0),
+                   toc_row("Sailing", 3), toc_row("Wind", 4, 90.0), toc_row("Gusts", 5, 108.0)])
+    assert levels(parse(toc)) == [1, 2, 1, 2, 3]
+
+
+def test_unnumbered_entries_take_the_level_of_numbered_ones_at_their_indent():
+    toc = page(3, ["#Contents", toc_row("Preface", 1), toc_row("Thanks", 2, 90.0),
+                   toc_row("1 Sails", 3), toc_row("1.1 Rigging", 4, 90.0)])
+    assert levels(parse(toc)) == [1, 2, 1, 2]
+
+
+def test_an_article_is_not_an_appendix_letter():
+    toc = page(3, ["#Contents", toc_row("1 Sails", 1), toc_row("A note on ropes", 2),
+                   toc_row("2 Knots", 3)])
+    assert [e.kind for e in parse(toc)][1] == "letter"
+    assert levels(parse(toc)) == [1, 1, 1]
+
+
+def test_digit_drops_break_the_order_and_are_suspect():
+    printed = [("roman", 5), ("arabic", 1), ("arabic", 50), ("arabic", 6), ("arabic", 60), ("arabic", 70),
+               ("arabic", 115), ("arabic", 11), ("arabic", 120)]
+    assert suspects(printed) == {3, 7}
+
+
+def test_plausible_repairs():
+    assert plausible_repair("6", "64")
+    assert plausible_repair("11", "115")
+    assert plausible_repair("65", "64")
+    assert not plausible_repair("9", "64")

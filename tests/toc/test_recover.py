@@ -1,0 +1,113 @@
+from indexing.toc import recover
+from tests.toc.pages import body, page, toc_row
+
+CHAPTERS = [("1 Sails", 1), ("1.1 Rigging", 2), ("2 Knots", 4), ("2.1 The bowline", 5),
+            ("3 Weather", 7)]
+
+
+def make_book(toc_rows, headings=None, folio_of=lambda printed: printed, extra=()):
+    """Return a title page, a contents page and eight body pages printed 1–8 (offset 2)."""
+    headings = headings if headings is not None else {p: [t] for t, p in CHAPTERS}
+    pages = [page(1, ["A Short Guide to Boats"]),
+             page(2, ["#Contents"] + [toc_row(t, p) for t, p in toc_rows])]
+    for printed in range(1, 9):
+        pages.append(body(printed + 2, folio_of(printed), headings.get(printed, [])))
+    return pages + list(extra)
+
+
+def by_title(result):
+    return {entry.title: entry for entry in result.entries}
+
+
+def test_it_places_every_heading_on_its_physical_page():
+    result = recover(make_book(CHAPTERS))
+    assert result.toc_pages == [2] and not result.inferred
+    assert [(e.level, e.page, e.status) for e in result.entries] == [
+        (1, 3, "exact"), (2, 4, "exact"), (1, 6, "exact"), (2, 7, "exact"), (1, 9, "exact")]
+    assert result.labels[3] == "1" and result.labels[10] == "8"
+
+
+def test_section_ends():
+    entries = recover(make_book(CHAPTERS)).entries
+    assert [e.page_end for e in entries] == [5, 5, 8, 8, 10]
+
+
+def test_a_heading_absent_from_the_body_stays_unresolved():
+    headings = {p: [t] for t, p in CHAPTERS if t != "2.1 The bowline"}
+    pages = make_book(CHAPTERS, headings, folio_of=lambda printed: printed if printed < 3 else None)
+    entry = by_title(recover(pages))["2.1 The bowline"]
+    assert (entry.page, entry.status) == (None, "unresolved")
+
+
+def test_a_heading_absent_from_the_body_between_folios_is_placed_by_offset():
+    headings = {p: [t] for t, p in CHAPTERS if t != "2.1 The bowline"}
+    entry = by_title(recover(make_book(CHAPTERS, headings)))["2.1 The bowline"]
+    assert (entry.page, entry.status, entry.line) == (7, "offset", None)
+
+
+def test_fuzzy_match_of_an_ocr_misread_heading():
+    headings = {p: [t] for t, p in CHAPTERS}
+    headings[5] = ["2.1 The bowIine"]
+    entry = by_title(recover(make_book(CHAPTERS, headings)))["2.1 The bowline"]
+    assert entry.page == 7 and entry.status in ("exact", "fuzzy")
+
+
+def test_a_digit_drop_is_repaired_only_where_grounding_confirms_it():
+    rows = [("1 Sails", 1), ("1.1 Rigging", 2), ("2 Knots", 4), ("2.1 The bowline", 5),
+            ("3 Weather", 7), ("4 Tides", 8)]
+    misread = [r if r[0] != "3 Weather" else ("3 Weather", 0) for r in rows]
+    misread[4] = ("3 Weather", "")
+    headings = {p: [t] for t, p in rows}
+    pages = make_book(rows, headings)
+    # "7" read as nothing is not a digit drop; read "17" instead: a digit added.
+    pages[1] = page(2, ["#Contents"] + [toc_row(t, 17 if t == "3 Weather" else p) for t, p in rows])
+    entry = by_title(recover(pages))["3 Weather"]
+    assert entry.page == 9
+    assert any(a.kind == "toc_page_number" for a in recover(pages).anomalies)
+
+
+def test_lists_of_figures_are_not_mixed_into_the_tree():
+    lot = page(3, ["#List of Figures", toc_row("1.1 A sail", 1), toc_row("2.1 A knot", 4),
+                   toc_row("3.1 A cloud", 7)])
+    pages = make_book(CHAPTERS)
+    pages.insert(2, lot)
+    for number, current in enumerate(pages, start=1):
+        current["number"] = number
+    result = recover(pages)
+    assert result.lot_pages == [3]
+    assert [e.title for e in result.entries] == [t for t, _ in CHAPTERS]
+
+
+def test_a_short_contents_before_the_full_one_is_not_duplicated():
+    short = page(2, ["#Short contents", toc_row("1 Sails", 1), toc_row("2 Knots", 4),
+                     toc_row("3 Weather", 7)])
+    pages = make_book(CHAPTERS)
+    pages.insert(1, short)
+    for number, current in enumerate(pages, start=1):
+        current["number"] = number
+    result = recover(pages)
+    assert result.toc_pages == [2, 3]
+    assert [e.title for e in result.entries] == [t for t, _ in CHAPTERS]
+
+
+def test_a_heading_far_from_where_the_toc_puts_it_is_reported():
+    headings = {p: [t] for t, p in CHAPTERS}
+    headings[7] = []
+    pages = make_book(CHAPTERS, headings)
+    pages[3]["lines"].insert(0, {"text": "3 Weather and its long-range forecasts",
+                                 "box": [72, 60, 400, 78], "conf": 1.0, "dir": "h"})
+    rows = [r if r[0] != "3 Weather" else ("3 Weather and its long-range forecasts", 7)
+            for r in CHAPTERS]
+    pages[1] = page(2, ["#Contents"] + [toc_row(t, p) for t, p in rows])
+    result = recover(pages)
+    assert any(a.kind == "far_from_toc" for a in result.anomalies)
+
+
+def test_without_a_toc_the_structure_is_inferred():
+    pages = [page(1, ["A Short Guide to Boats"])]
+    for printed, heads in enumerate([["1 Sails"], ["1.1 Rigging"], [], ["2 Knots"]], start=1):
+        pages.append(body(printed + 1, printed, heads))
+    result = recover(pages)
+    assert result.inferred
+    assert [(e.level, e.title, e.page, e.status) for e in result.entries] == [
+        (1, "1 Sails", 2, "exact"), (2, "1.1 Rigging", 3, "exact"), (1, "2 Knots", 5, "exact")]
