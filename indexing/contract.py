@@ -67,6 +67,7 @@ class StageContext:
                 det_model_dir=settings.LIBRARIAN_PADDLE_DET_MODEL_DIR,
                 rec_model_name=settings.LIBRARIAN_PADDLE_REC_MODEL_NAME,
                 rec_model_dir=settings.LIBRARIAN_PADDLE_REC_MODEL_DIR,
+                cache_dir=str(Path(settings.LIBRARIAN_DATA_DIR) / "cache"),
             ),
         )
 

@@ -175,3 +175,37 @@ class TestTheRealEngine:
         lines = book.pages.get().lines
         assert [line["dir"] for line in lines] == ["v", "v", "v"]
         assert [line["text"] for line in lines] == ["目次", "第一章総則", "第二章権利の取得"]
+
+
+@pytest.mark.slow
+class TestPaddleOcr:
+    """The production engine's code path, offline, on model directories built from rapidocr's."""
+
+    def test_it_reads_a_scan_through_the_same_protocol(self, shelve, english_pdf, tmp_path, settings):
+        from indexing.ocr import onnx_models
+
+        det_dir, rec_dir = onnx_models.build(tmp_path / "models")
+        settings.LIBRARIAN_OCR_ENGINE = "paddleocr"
+        settings.LIBRARIAN_PADDLE_DET_MODEL_NAME = onnx_models.DET_MODEL_NAME
+        settings.LIBRARIAN_PADDLE_DET_MODEL_DIR = str(det_dir)
+        settings.LIBRARIAN_PADDLE_REC_MODEL_NAME = onnx_models.REC_MODEL_NAME
+        settings.LIBRARIAN_PADDLE_REC_MODEL_DIR = str(rec_dir)
+        settings.LIBRARIAN_OCR_BATCH_PAGES = 2
+        book = shelve(scan_of(english_pdf, tmp_path / "boats-scan.pdf"))
+        ocr = book.stage_runs.get(stage="ocr")
+        assert ocr.summary == "3 pages, 3 read by OCR"
+        page = book.pages.get(number=3)
+        assert "bowline makes a fixed loop" in page.text
+        x0, y0, x1, y1 = page.lines[0]["box"]
+        assert 40 < x0 < x1 < 420 and 30 < y0 < y1 < 90  # in points, like every engine
+
+    def test_it_says_what_is_missing(self, shelve, english_pdf, tmp_path, settings):
+        settings.LIBRARIAN_OCR_ENGINE = "paddleocr"
+        settings.LIBRARIAN_PADDLE_DET_MODEL_DIR = ""
+        book = shelve(scan_of(english_pdf, tmp_path / "boats-scan.pdf"))
+        ocr = book.stage_runs.get(stage="ocr")
+        assert ocr.status == "failed"
+        assert ocr.message == (
+            "The OCR engine cannot be loaded: PaddleOCR needs LIBRARIAN_PADDLE_DET_MODEL_DIR "
+            "and LIBRARIAN_PADDLE_REC_MODEL_DIR."
+        )

@@ -11,8 +11,10 @@
 from __future__ import annotations
 
 import logging
+import os
 import threading
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Protocol
 
 import numpy as np
@@ -37,6 +39,7 @@ class OcrConfig:
     det_model_dir: str = ""
     rec_model_name: str = ""
     rec_model_dir: str = ""
+    cache_dir: str = "/tmp"
 
 
 class OcrEngine(Protocol):
@@ -80,7 +83,61 @@ class RapidOcrEngine:
         ]
 
 
-ENGINES = {"rapidocr": RapidOcrEngine}
+class PaddleOcrEngine:
+    """PaddleOCR 3.7 over model directories named in settings, never the network.
+
+    Directories holding ``inference.onnx`` run on onnxruntime (no paddlepaddle
+    needed); official Paddle-format directories run on paddlepaddle, on the
+    configured device (``gpu:0`` in production).
+    """
+
+    name = "paddleocr"
+
+    def __init__(self, config: OcrConfig):
+        if not (config.det_model_dir and config.rec_model_dir):
+            raise EngineUnavailable(
+                "PaddleOCR needs LIBRARIAN_PADDLE_DET_MODEL_DIR and LIBRARIAN_PADDLE_REC_MODEL_DIR."
+            )
+        for directory in (config.det_model_dir, config.rec_model_dir):
+            if not Path(directory, "inference.yml").exists():
+                raise EngineUnavailable(f"{directory} holds no PaddleOCR model (inference.yml).")
+        # Read when paddlex is imported: no model-host checks, caches under our control.
+        os.environ.setdefault("PADDLE_PDX_DISABLE_MODEL_SOURCE_CHECK", "True")
+        os.environ.setdefault("PADDLE_PDX_CACHE_HOME", str(Path(config.cache_dir, "paddlex")))
+        try:
+            from paddleocr import PaddleOCR
+        except ImportError as error:
+            raise EngineUnavailable("paddleocr is not installed (pip install paddleocr).") from error
+        logging.getLogger("paddlex").setLevel(logging.WARNING)
+        onnx = Path(config.det_model_dir, "inference.onnx").exists()
+        options = {"engine": "onnxruntime"} if onnx else {}
+        if onnx and config.threads:
+            options["engine_config"] = {"intra_op_num_threads": config.threads,
+                                        "inter_op_num_threads": 1}
+        self._ocr = PaddleOCR(
+            text_detection_model_name=config.det_model_name,
+            text_detection_model_dir=config.det_model_dir,
+            text_recognition_model_name=config.rec_model_name,
+            text_recognition_model_dir=config.rec_model_dir,
+            use_doc_orientation_classify=False,
+            use_doc_unwarping=False,
+            use_textline_orientation=False,
+            text_det_box_thresh=0.3,
+            text_rec_score_thresh=config.min_confidence,
+            device=config.device,
+            **options,
+        )
+
+    def read(self, images):
+        # One call for the whole batch: on a GPU the pages are recognised together.
+        return [
+            [RawLine(quad=tuple(map(tuple, np.asarray(poly).tolist())), text=text, conf=float(score))
+             for text, score, poly in zip(res["rec_texts"], res["rec_scores"], res["rec_polys"])]
+            for res in self._ocr.predict(list(images))
+        ]
+
+
+ENGINES = {"rapidocr": RapidOcrEngine, "paddleocr": PaddleOcrEngine}
 _loaded: dict[OcrConfig, OcrEngine] = {}
 _lock = threading.Lock()
 
