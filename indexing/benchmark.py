@@ -12,9 +12,18 @@ NUMBER = re.compile(r"(?:\d+|[ivxlcdm]+)$", re.IGNORECASE)
 EDGE_LINES = 3  # header and footer lines where folios are printed
 
 
+LEADERS = re.compile(r"[.・·…‥⋯_-]{3,}")
+
+
 def squeeze(text: str) -> str:
-    """Return text after NFKC with all white space removed (reading order kept)."""
-    return "".join(unicodedata.normalize("NFKC", text).split())
+    """Return text after NFKC with all white space removed (reading order kept).
+
+    Runs of leader dots are dropped: how many dots a TOC line prints (and
+    whether the engine reports them at all) says nothing about how well its
+    words were read.
+    """
+    text = "".join(unicodedata.normalize("NFKC", text).split())
+    return LEADERS.sub("", text)
 
 
 def ordered_text(lines: list[dict]) -> str:

@@ -51,15 +51,19 @@ def page_lines(raw: list[RawLine], scale: float) -> list[dict]:
 
 
 def _groups(lines, lo, hi):
-    """Group lines whose spans [box[lo], box[hi]] overlap by half the smaller span."""
+    """Group lines whose centres on the axis (box[lo]..box[hi]) fall within each other's span.
+
+    Comparing with the group's first line, not the group's growing extent,
+    keeps a tall line (a heading, a figure caption) from chaining rows together.
+    """
     groups: list[list[dict]] = []
     for line in sorted(lines, key=lambda line: (line["box"][lo] + line["box"][hi]) / 2):
-        start, end = line["box"][lo], line["box"][hi]
+        centre = (line["box"][lo] + line["box"][hi]) / 2
         if groups:
-            g_start = min(other["box"][lo] for other in groups[-1])
-            g_end = max(other["box"][hi] for other in groups[-1])
-            overlap = min(end, g_end) - max(start, g_start)
-            if overlap >= 0.5 * min(end - start, g_end - g_start):
+            first = groups[-1][0]
+            first_centre = (first["box"][lo] + first["box"][hi]) / 2
+            if first["box"][lo] <= centre <= first["box"][hi] or \
+                    line["box"][lo] <= first_centre <= line["box"][hi]:
                 groups[-1].append(line)
                 continue
         groups.append([line])

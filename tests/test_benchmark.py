@@ -1,0 +1,64 @@
+"""The benchmark's own measures must be right, or its figures mean nothing."""
+
+from types import SimpleNamespace
+
+from indexing.bench_toc import score_toc
+from indexing.benchmark import char_errors, measure_ocr, ordered_text, squeeze, trailing_numbers
+
+
+def line(text, x0=0, y0=0, x1=100, y1=10):
+    return {"text": text, "box": [x0, y0, x1, y1], "dir": "h"}
+
+
+def test_squeeze_drops_white_space_and_leader_dots_after_nfkc():
+    assert squeeze("１.２  Ｓａｉｌｓ ........ 12") == "1.2Sails12"
+    assert squeeze("帆・・・・・3") == "帆3"
+
+
+def test_character_errors_count_edits_against_the_reference_length():
+    assert char_errors("mainsail", "mainsai1") == (1, 8)
+    assert char_errors("主帆", "主帆") == (0, 2)
+
+
+def test_text_is_compared_in_one_reading_order():
+    truth = [line("right", 200, 0, 300, 10), line("left", 0, 0, 100, 10)]
+    assert ordered_text(truth) == "leftright"
+
+
+def test_trailing_numbers_are_counted_like_toc_page_numbers():
+    counted = trailing_numbers([line("1.1 Sails ..... 12"), line("Preface xi"), line("Index")])
+    assert counted == {"12": 1, "xi": 1}
+
+
+def test_ocr_measures_folios_and_toc_numbers_against_the_born_text():
+    gt = {"page_labels": ["i", "1"], "toc_pages": [1]}
+    born = {1: [line("Contents"), line("Sails ..... 1", y0=20, y1=30), line("i", y0=90, y1=99)],
+            2: [line("1", y0=0, y1=9), line("The mainsail", y0=20, y1=30)]}
+    read = {1: [line("Contents"), line("Sails ..... 7", y0=20, y1=30), line("i", y0=90, y1=99)],
+            2: [line("The mainsail", y0=20, y1=30)]}
+    measured = measure_ocr(read, born, gt)
+    assert (measured["folios_read"], measured["folios"]) == (1, 2)
+    assert (measured["toc_numbers_read"], measured["toc_numbers"]) == (1, 2)
+    # "ContentsSails1i" + "1Themainsail": 27 characters; "7" for "1" and the lost folio "1".
+    assert (measured["char_errors"], measured["chars"]) == (2, 27)
+
+
+def test_toc_scores_count_matches_levels_and_placements():
+    gt = {
+        "outline": [
+            {"level": 1, "title": "Sails", "toc_text": "1 Sails", "page": 5, "in_printed_toc": True},
+            {"level": 2, "title": "Jibs", "toc_text": "1.1 Jibs", "page": 6, "in_printed_toc": True},
+            {"level": 1, "title": "Knots", "toc_text": "2 Knots", "page": 9, "in_printed_toc": True},
+            {"level": 1, "title": "A", "toc_text": "", "page": 12, "in_printed_toc": False},
+        ],
+        "page_labels": ["i", "1", "2"],
+        "toc_pages": [2],
+    }
+    found = [SimpleNamespace(title="1 Sails", level=1, page=5),
+             SimpleNamespace(title="1.1 Jibs", level=1, page=8),
+             SimpleNamespace(title="Knots", level=1, page=None),
+             SimpleNamespace(title="Colophon", level=1, page=20)]
+    scores = score_toc(found, {1: "i", 2: "1", 3: "9"}, [2], gt)
+    assert scores == {"truth": 3, "found": 4, "matched": 3, "level_right": 2, "exact": 1,
+                      "near": 1, "wrong": 1, "unresolved": 1, "labels_right": 2, "labels": 3,
+                      "toc_pages_right": 1}
