@@ -20,6 +20,7 @@ from indexing.models import StageRun, pipeline_active
 from indexing.stages import STAGES
 
 THUMBS_PER_PAGE = 48
+BOOKS_PER_PAGE = 60
 STAGE_TITLES = {stage.name: stage.title for stage in STAGES}
 
 
@@ -34,9 +35,13 @@ def _fragment(request, template, partial):
 @login_required
 @require_GET
 def shelf(request):
-    books = list(_with_runs(Book.objects.all()))
+    shelf_page = Paginator(_with_runs(Book.objects.all()), BOOKS_PER_PAGE).get_page(
+        request.GET.get("p")
+    )
+    books = list(shelf_page)
     active = any(pipeline_active(book.stage_runs.all()) for book in books)
-    context = {"books": books, "active": active, "limits": Limits.from_settings()}
+    context = {"books": books, "shelf_page": shelf_page, "active": active,
+               "limits": Limits.from_settings()}
     return render(request, _fragment(request, "books/shelf.html", "book-list"), context)
 
 

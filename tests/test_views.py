@@ -168,3 +168,18 @@ def test_page_images_are_png_and_bounded(bob_client, boats, settings):
     image = pymupdf.Pixmap(b"".join(response.streaming_content))
     assert image.width * image.height <= 100_000
     assert bob_client.get(reverse("page-image", args=[boats.pk, 1, "huge"])).status_code == 404
+
+
+def test_the_admin_site_lists_every_model(client, boats, django_user_model):
+    admin = django_user_model.objects.create_superuser("root", password="root-password")
+    client.force_login(admin)
+    for model in ("books/book", "books/page", "books/heading", "books/reviewflag",
+                  "indexing/stagerun"):
+        assert client.get(f"/admin/{model}/").status_code == 200, model
+    assert client.get(f"/admin/books/book/{boats.pk}/change/").status_code == 200
+
+
+def test_unknown_pages_get_a_friendly_404(bob_client):
+    response = bob_client.get("/books/999/")
+    assert response.status_code == 404
+    assert "Back to the shelf" in response.content.decode()
