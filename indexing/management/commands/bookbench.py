@@ -19,6 +19,7 @@ from indexing.bench_toc import score_toc
 from indexing.benchmark import measure_ocr, ratio
 from indexing.contract import StageContext
 from indexing.ocr.engines import get_engine
+from indexing.stages.index import load_pages
 
 CHILD = "LIBRARIAN_BENCH_CHILD"
 
@@ -42,13 +43,22 @@ class Command(BaseCommand):
         parser.add_argument("--fresh", action="store_true", help="Process the books again.")
         parser.add_argument("--json", dest="json_path", type=Path,
                             help="Also write the figures to this file.")
+        parser.add_argument("--dump-lines", type=Path,
+                            help="Write each book's page lines to DIR/<id>.json "
+                                 "(the input of scripts/toc_eval.py --lines-dir).")
 
-    def handle(self, which, books, bench_dir, truth_dir, data_dir, fresh, json_path, **options):
+    def handle(self, which, books, bench_dir, truth_dir, data_dir, fresh, json_path, dump_lines,
+               **options):
         if os.environ.get(CHILD) != "1":
             return self._in_own_data_dir(data_dir / which)
         ids = [book.strip() for book in books.split(",") if book.strip()] or _all_ids(truth_dir)
         call_command("migrate", verbosity=0)
         rows = [self._bench(book_id, which, bench_dir, truth_dir, fresh) for book_id in ids]
+        if dump_lines:
+            dump_lines.mkdir(parents=True, exist_ok=True)
+            for book_id in ids:
+                book = Book.objects.get(sha256=_sha256(_source(bench_dir, which, book_id)))
+                (dump_lines / f"{book_id}.json").write_text(json.dumps(load_pages(book)))
         self._print(rows, which)
         figures = {"books": rows}
         if which == "scans":
@@ -79,8 +89,7 @@ class Command(BaseCommand):
             raise CommandError("The benchmark failed.", returncode=code)
 
     def _bench(self, book_id, which, bench_dir, truth_dir, fresh) -> dict:
-        folder = "scans/dev" if which == "scans" else "pdf/dev"
-        path = bench_dir / folder / f"{book_id}.pdf"
+        path = _source(bench_dir, which, book_id)
         if not path.exists():
             raise CommandError(f"{path} is missing: run sh shared/bookbench/make.sh first.")
         gt = json.loads((truth_dir / "gt" / f"{book_id}.gt.json").read_text())
@@ -184,6 +193,10 @@ TOC_COLUMNS = [
     ("TOC pgs", 7, lambda r: f"{r['toc_toc_pages_right']:.0f}/1" if r["book"] != "overall"
      else f"{r['toc_toc_pages_right']:.0f}"),
 ]
+
+
+def _source(bench_dir: Path, which: str, book_id: str) -> Path:
+    return bench_dir / ("scans/dev" if which == "scans" else "pdf/dev") / f"{book_id}.pdf"
 
 
 def _all_ids(truth_dir: Path) -> list[str]:
