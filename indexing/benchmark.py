@@ -8,7 +8,8 @@ from rapidfuzz.distance import Levenshtein
 
 from indexing.ocr.layout import reading_order_horizontal, reading_order_vertical
 
-NUMBER = re.compile(r"(?:\d+|[ivxlcdm]+)$", re.IGNORECASE)
+# A page number at the end of a line, after a space, leader dots or the like.
+TRAILING_NUMBER = re.compile(r"(?:^|[^0-9a-z])(\d+|[ivxlcdm]+)$", re.IGNORECASE)
 EDGE_LINES = 3  # header and footer lines where folios are printed
 
 
@@ -53,12 +54,22 @@ def edge_tokens(lines: list[dict]) -> set[str]:
 
 
 def trailing_numbers(lines: list[dict]) -> Counter:
-    """Return the page numbers that end lines (as on a TOC page), counted."""
+    """Return the numbers that end right-aligned lines (page numbers on a TOC page), counted.
+
+    Only lines reaching the right edge of the text count, so that a section
+    number read as a line of its own is not taken for a page number.
+    """
     numbers = Counter()
+    if not lines:
+        return numbers
+    left = min(line["box"][0] for line in lines)
+    right = max(line["box"][2] for line in lines)
     for line in lines:
-        words = unicodedata.normalize("NFKC", line["text"]).split()
-        if words and NUMBER.fullmatch(words[-1].strip(".")):
-            numbers[words[-1].strip(".").lower()] += 1
+        if line["box"][2] < right - 0.1 * (right - left):
+            continue
+        match = TRAILING_NUMBER.search(unicodedata.normalize("NFKC", line["text"]).strip(" ."))
+        if match:
+            numbers[match.group(1).lower()] += 1
     return numbers
 
 
@@ -86,9 +97,11 @@ def measure_ocr(pages: dict[int, list[dict]], born: dict[int, list[dict]], gt: d
         if label and label in edge_tokens(truth):
             folios += 1
             folios_read += label in edge_tokens(read)
-    toc_found, toc_expected = Counter(), Counter()
+    # The truth: the printed page of every entry of the printed TOC.
+    toc_expected = Counter(item["printed_page"].lower() for item in gt["outline"]
+                           if item["in_printed_toc"] and item.get("printed_page"))
+    toc_found = Counter()
     for number in gt["toc_pages"]:
-        toc_expected += trailing_numbers(born.get(number, []))
         toc_found += trailing_numbers(pages.get(number, []))
     toc_read, toc_total = recall(toc_found, toc_expected)
     return {"char_errors": errors, "chars": length, "folios_read": folios_read,

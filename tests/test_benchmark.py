@@ -26,19 +26,23 @@ def test_text_is_compared_in_one_reading_order():
 
 
 def test_trailing_numbers_are_counted_like_toc_page_numbers():
-    counted = trailing_numbers([line("1.1 Sails ..... 12"), line("Preface xi"), line("Index")])
-    assert counted == {"12": 1, "xi": 1}
+    counted = trailing_numbers([line("1.1 Sails ..... 12"), line("Preface xi"), line("Index"),
+                                line("2 Knots……15"), line("Version2"),
+                                line("3", 0, 0, 10, 10)])  # a section number on its own
+    assert counted == {"12": 1, "xi": 1, "15": 1}
 
 
 def test_ocr_measures_folios_and_toc_numbers_against_the_born_text():
-    gt = {"page_labels": ["i", "1"], "toc_pages": [1]}
+    gt = {"page_labels": ["i", "1"], "toc_pages": [1],
+          "outline": [{"printed_page": "1", "in_printed_toc": True},
+                      {"printed_page": "7", "in_printed_toc": False}]}
     born = {1: [line("Contents"), line("Sails ..... 1", y0=20, y1=30), line("i", y0=90, y1=99)],
             2: [line("1", y0=0, y1=9), line("The mainsail", y0=20, y1=30)]}
     read = {1: [line("Contents"), line("Sails ..... 7", y0=20, y1=30), line("i", y0=90, y1=99)],
             2: [line("The mainsail", y0=20, y1=30)]}
     measured = measure_ocr(read, born, gt)
     assert (measured["folios_read"], measured["folios"]) == (1, 2)
-    assert (measured["toc_numbers_read"], measured["toc_numbers"]) == (1, 2)
+    assert (measured["toc_numbers_read"], measured["toc_numbers"]) == (0, 1)  # "7" misread
     # "ContentsSails1i" + "1Themainsail": 27 characters; "7" for "1" and the lost folio "1".
     assert (measured["char_errors"], measured["chars"]) == (2, 27)
 
