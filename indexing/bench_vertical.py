@@ -30,17 +30,18 @@ LEADER = "・"
 TRAILING_KANJI = re.compile(r"[〇一二三四五六七八九十百千]+$")
 
 
-def _typeset(columns: list[str]) -> pymupdf.Document:
+def typeset(columns: list[str], fontsize: float = FONT_SIZE) -> pymupdf.Document:
+    """Return a one-page PDF of the columns set vertically, right to left, characters upright."""
     document = pymupdf.open()
     page = document.new_page(width=420, height=595)
     x = 385
     for column in columns:
         y = 50
         for char in column:
-            if char != "　":
-                page.insert_text((x, y), char, fontsize=FONT_SIZE, fontname="japan")
-            y += FONT_SIZE * 1.15
-        x -= FONT_SIZE * 2.1
+            if not char.isspace():
+                page.insert_text((x, y), char, fontsize=fontsize, fontname="japan")
+            y += fontsize * 1.15
+        x -= fontsize * 2.1
     return document
 
 
@@ -57,7 +58,7 @@ def prose_columns(height: int = 34) -> list[str]:
 
 
 def read(engine, columns: list[str]) -> list[dict]:
-    with _typeset(columns) as document:
+    with typeset(columns) as document:
         image, scale = render(document[0], 150, 12_000_000)
     return layout.page_lines(engine.read([image])[0], scale)
 

@@ -41,30 +41,26 @@ def env_bool(name: str, default: bool) -> bool:
     raise _bad(name, value, "one of " + ", ".join(sorted(TRUE_WORDS | FALSE_WORDS)))
 
 
-def env_int(name: str, default: int, *, minimum: int, maximum: int) -> int:
+def _number(name: str, default, parse, minimum, maximum, kind: str):
     value = _raw(name)
     if value is None:
         return default
+    expected = f"{kind} from {minimum} to {maximum}"
     try:
-        number = int(value)
+        number = parse(value)
     except ValueError:
-        raise _bad(name, value, f"a whole number from {minimum} to {maximum}") from None
+        raise _bad(name, value, expected) from None
     if not minimum <= number <= maximum:
-        raise _bad(name, value, f"a whole number from {minimum} to {maximum}")
+        raise _bad(name, value, expected)
     return number
+
+
+def env_int(name: str, default: int, *, minimum: int, maximum: int) -> int:
+    return _number(name, default, int, minimum, maximum, "a whole number")
 
 
 def env_float(name: str, default: float, *, minimum: float, maximum: float) -> float:
-    value = _raw(name)
-    if value is None:
-        return default
-    try:
-        number = float(value)
-    except ValueError:
-        raise _bad(name, value, f"a number from {minimum} to {maximum}") from None
-    if not minimum <= number <= maximum:
-        raise _bad(name, value, f"a number from {minimum} to {maximum}")
-    return number
+    return _number(name, default, float, minimum, maximum, "a number")
 
 
 def env_choice(name: str, default: str, choices: tuple[str, ...]) -> str:

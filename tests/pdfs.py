@@ -71,16 +71,8 @@ def scan_of(source: Path, target: Path, dpi: int = 150) -> Path:
 
 def make_vertical_pdf(path: Path, columns: list[str], fontsize: float = 14) -> Path:
     """Write one page of vertical Japanese (縦書き): columns right to left, characters upright."""
-    document = pymupdf.open()
-    page = document.new_page(width=420, height=595)
-    x = 380
-    for column in columns:
-        y = 50
-        for char in column:
-            if char != " ":
-                page.insert_text((x, y), char, fontsize=fontsize, fontname="japan")
-            y += fontsize * 1.1
-        x -= fontsize * 2.2
-    document.save(path)
-    document.close()
+    from indexing.bench_vertical import typeset
+
+    with typeset(columns, fontsize) as document:
+        document.save(path)
     return path
