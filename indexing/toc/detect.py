@@ -88,7 +88,8 @@ def content_rows(page: dict, folio_lines: set[int]) -> list[Row]:
         if folio_lines.intersection(row.lines):
             continue
         running = index < 2 and row.cy < TOP_BAND * height and row.height <= 1.2 * body
-        if running and not trailing_page(row.text):
+        # A short contents heading ("目次") at the top is not a running head.
+        if running and not trailing_page(row.text) and not heading_kind(row.text):
             continue
         kept.append(row)
     return kept
@@ -96,14 +97,21 @@ def content_rows(page: dict, folio_lines: set[int]) -> list[Row]:
 
 def page_profile(page: dict, folio_lines: set[int]) -> tuple[str | None, int, int, list[Row]]:
     """Return (heading kind, rows ending in a page number, text rows, rows) of a page."""
+    kind, _, ending, total, page_rows = _profile(page, folio_lines)
+    return kind, ending, total, page_rows
+
+
+def _profile(page: dict, folio_lines: set[int]):
+    """Return (heading kind, heading text, rows ending in a page number, text rows, rows)."""
     page_rows = content_rows(page, folio_lines)
-    kind = None
+    kind, heading = None, ""
     for row in page_rows[:HEAD_ROWS]:
         kind = heading_kind(row.text)
         if kind:
+            heading = strip_trailing_leaders(row.text).strip().casefold()
             break
     ending = sum(1 for row in page_rows if trailing_page(row.text))
-    return kind, ending, len(page_rows), page_rows
+    return kind, heading, ending, len(page_rows), page_rows
 
 
 def find_blocks(pages: list[dict], folio_lines: dict[int, set[int]]) -> list[Block]:
@@ -111,22 +119,26 @@ def find_blocks(pages: list[dict], folio_lines: dict[int, set[int]]) -> list[Blo
     limit = max(FRONT_MIN, int(len(pages) * FRONT_SHARE))
     profiles: dict[int, tuple] = {}
 
-    def profile(index: int) -> tuple[str | None, bool, int, int]:
+    def profile(index: int) -> tuple[str | None, bool, int, int, str]:
         if index not in profiles:
             page = pages[index]
-            kind, ending, total, _ = page_profile(page, folio_lines.get(page["number"], set()))
+            folios = folio_lines.get(page["number"], set())
+            kind, heading, ending, total, _ = _profile(page, folios)
             like = ending >= MIN_ENTRY_ROWS and ending >= ENTRY_SHARE * max(total - 1, 1)
-            profiles[index] = (kind, like, ending, total)
+            profiles[index] = (kind, like, ending, total, heading)
         return profiles[index]
 
     blocks: list[Block] = []
     current: dict | None = None
     for index, page in enumerate(pages):
-        kind, like, ending, total = profile(index)
+        kind, like, ending, total, heading = profile(index)
         next_like = index + 1 < len(pages) and profile(index + 1)[1]
-        if kind and (like or next_like) and index < limit:
+        # A running head that repeats the heading ("CONTENTS" over every page
+        # of the contents) continues the block rather than starting one.
+        repeated = current and like and heading == current["heading"]
+        if kind and (like or next_like) and index < limit and not repeated:
             _close(blocks, current)
-            current = {"kind": kind, "pages": [page["number"]], "rows": ending}
+            current = {"kind": kind, "pages": [page["number"]], "rows": ending, "heading": heading}
         elif current and like:
             current["pages"].append(page["number"])
             current["rows"] += ending
@@ -162,7 +174,7 @@ def _headless(pages: list[dict], profile) -> list[Block]:
     best: list[int] = []
     run: list[int] = []
     for index, page in enumerate(pages):
-        _, like, ending, _ = profile(index)
+        _, like, ending, _, _ = profile(index)
         if like and ending >= 6:
             run.append(page["number"])
             best = max(best, run, key=len)
