@@ -62,10 +62,11 @@ class Worker:
         logger.info("Worker %s started (stages: %s)", self.name, self.stages or "all")
         while not stop.is_set():
             if not self.run_once():
-                self.wait(stop)
+                self.wait()
         logger.info("Worker %s stopped", self.name)
 
-    def wait(self, stop: threading.Event) -> None:
+    def wait(self) -> None:
+        """Return when nudged, or after the poll interval."""
         if self.embedded:
             _wake.wait(self.poll_seconds)
             _wake.clear()
