@@ -7,7 +7,7 @@ from indexing.toc.detect import content_rows, heading_kind, trailing_page
 from indexing.toc.layout import Row, frame_boxes
 from indexing.toc.layout import rows as make_rows
 from indexing.toc.numbers import parse_page
-from indexing.toc.text import numbering
+from indexing.toc.text import tidy_title, numbering
 
 RUN_IN = re.compile(r"(?<=[0-9ivxlc])[,;]\s+(?=[^\W_a-z])")
 WRAP_REACH = 0.75  # a row reaching this far across its column is wrapped when it lacks a page
@@ -194,5 +194,5 @@ def _run_in(text: str) -> list[str]:
 def _title_and_token(piece: str) -> tuple[str, str | None]:
     found = trailing_page(piece)
     if not found:
-        return piece.strip(), None
-    return found[0].strip(), found[1]
+        return tidy_title(piece.strip()), None
+    return tidy_title(found[0].strip()), found[1]

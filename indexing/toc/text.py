@@ -35,6 +35,17 @@ LOOKALIKES = str.maketrans({
 })
 
 
+# OCR reads dots and specks between a number and its title as bullets: "2.1・.さあ".
+JUNK_AFTER_NUMBER = re.compile(
+    r"^((?:\d{1,3}(?:[.．]\d{1,3})*|第\S{1,6}?[章節編部款項]))\s*[・·•…]+[.．・·]*\s*(?=\S)"
+)
+
+
+def tidy_title(text: str) -> str:
+    """Return the title without bullet-like specks between its number and its words."""
+    return JUNK_AFTER_NUMBER.sub(r"\1 ", text)
+
+
 def clean(text: str) -> str:
     """Return the text with leader runs removed and spaces collapsed."""
     if LEADER_HINT.search(text):

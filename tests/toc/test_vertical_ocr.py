@@ -46,3 +46,12 @@ def test_levels_come_from_the_numbering_and_kanji_pages_are_parsed():
 def test_headings_absent_from_the_body_are_not_placed():
     assert all(entry.page is None and entry.status == "unresolved"
                for entry in recover(book()).entries)
+
+
+def test_specks_between_a_number_and_its_title_are_dropped():
+    from indexing.toc.text import tidy_title
+
+    assert tidy_title("2.1・.さあ、はじめよう") == "2.1 さあ、はじめよう"
+    assert tidy_title("第3章 ・ 雑則") == "第3章 雑則"
+    assert tidy_title("2.1 Getting started") == "2.1 Getting started"
+    assert tidy_title("Q&A・まとめ") == "Q&A・まとめ"
