@@ -55,7 +55,9 @@ def trailing_page(text: str) -> tuple[str, str] | None:
 
 
 TRAILING = re.compile(
-    r"^(.*?)[\s.．・·•…‥⋯_]*((?<![0-9A-Za-z])[0-9０-９]{1,4}|(?<=\s)[ivxlcdm]{1,8}|"
+    r"^(.*?)[\s.．・·•…‥⋯_]*((?<![0-9A-Za-z])[0-9０-９]{1,4}|"
+    # Lower-case roman; OCR may capitalise a letter of it ("xxV").
+    r"(?<=[\s.．・·•…‥⋯_])(?=[ivxlcdmIVXLCDM]*[ivxlcdm])[ivxlcdmIVXLCDM]{1,8}|"
     r"(?<=[\s.．・·•…‥⋯_])[〇一二三四五六七八九十百千]{1,6})$"
 )
 

@@ -71,6 +71,8 @@ def parse_page(token: str, roman_upper: bool = True) -> tuple[str, int] | None:
         return "arabic", value
     if text.isupper() and not roman_upper:
         return None
+    if not text.isupper():
+        text = text.lower()  # "xxV": a lower-case numeral with a letter read as capital
     value = roman_value(text)
     if value is not None and value <= MAX_ROMAN:
         return "roman", value

@@ -9,7 +9,8 @@ from indexing.toc.layout import rows as make_rows
 from indexing.toc.numbers import parse_page
 from indexing.toc.text import tidy_title, numbering
 
-RUN_IN = re.compile(r"(?<=[0-9ivxlc])[,;]\s+(?=[^\W_a-z])")
+# "A 12, B 13"; OCR may drop the space before a dotted section number ("249,12.5.3").
+RUN_IN = re.compile(r"(?<=[0-9ivxlc])[,;](?:\s+(?=[^\W_a-z])|(?=\d{1,3}(?:\.\d{1,3})+\s))")
 WRAP_REACH = 0.75  # a row reaching this far across its column is wrapped when it lacks a page
 WRAP_GAP = 1.8  # at most this many line heights between a wrapped row and its continuation
 CORRIDOR = (0.3, 0.7)  # where the gutter of a two-column page may lie, as a share of width
@@ -184,7 +185,7 @@ def _run_in(text: str) -> list[str]:
     if len(pieces) < 2:
         return [text]
     printed = [trailing_page(piece) for piece in pieces[:-1]]
-    if not all(printed) or any(p.split()[-1] != f[1] for p, f in zip(pieces, printed)):
+    if not all(printed) or any(not p.endswith(f[1]) for p, f in zip(pieces, printed)):
         return [text]
     values = [parse_page(found[1], roman_upper=False) for found in printed]
     keys = [(kind == "arabic", value) for kind, value in values]
