@@ -92,3 +92,13 @@ def test_heading_kind(text, kind):
 
 def test_clean_strips_leader_runs_but_keeps_dotted_numbers():
     assert clean("1.2.3 Foo . . . . . . 7") == "1.2.3 Foo 7"
+
+
+def test_specks_between_a_number_and_its_title_are_dropped():
+    from indexing.toc.text import tidy_title
+
+    assert tidy_title("2.1・.さあ、はじめよう") == "2.1 さあ、はじめよう"
+    assert tidy_title("第3章 ・ 雑則") == "第3章 雑則"
+    assert tidy_title("2.1 Getting started") == "2.1 Getting started"
+    assert tidy_title("Q&A・まとめ") == "Q&A・まとめ"
+

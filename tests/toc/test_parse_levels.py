@@ -108,3 +108,23 @@ def test_plausible_repairs():
     assert plausible_repair("11", "115")
     assert plausible_repair("65", "64")
     assert not plausible_repair("9", "64")
+
+
+def test_a_roman_page_number_with_a_letter_read_as_capital_is_still_a_page():
+    from indexing.toc.detect import trailing_page
+    from indexing.toc.numbers import parse_page
+
+    assert trailing_page("General considerations xxV") == ("General considerations", "xxV")
+    assert trailing_page("Packages .xxix") == ("Packages", "xxix")
+    assert parse_page("xxV", roman_upper=False) == ("roman", 25)
+    assert trailing_page("Appendix IV") is None  # upper-case: a numbering, not a page
+
+
+def test_run_in_entries_split_where_ocr_dropped_the_space():
+    from indexing.toc.parse import _run_in
+
+    assert _run_in("12.5.2 Setting the layout 249,12.5.3 Styling 250") == [
+        "12.5.2 Setting the layout 249", "12.5.3 Styling 250"]
+    assert _run_in("20.4.1 The chapter style.358, 20.4.2 Lower level divisions 359") == [
+        "20.4.1 The chapter style.358", "20.4.2 Lower level divisions 359"]
+    assert _run_in("Prices 1,250 and more") == ["Prices 1,250 and more"]

@@ -47,31 +47,3 @@ def test_headings_absent_from_the_body_are_not_placed():
     assert all(entry.page is None and entry.status == "unresolved"
                for entry in recover(book()).entries)
 
-
-def test_specks_between_a_number_and_its_title_are_dropped():
-    from indexing.toc.text import tidy_title
-
-    assert tidy_title("2.1・.さあ、はじめよう") == "2.1 さあ、はじめよう"
-    assert tidy_title("第3章 ・ 雑則") == "第3章 雑則"
-    assert tidy_title("2.1 Getting started") == "2.1 Getting started"
-    assert tidy_title("Q&A・まとめ") == "Q&A・まとめ"
-
-
-def test_a_roman_page_number_with_a_letter_read_as_capital_is_still_a_page():
-    from indexing.toc.detect import trailing_page
-    from indexing.toc.numbers import parse_page
-
-    assert trailing_page("General considerations xxV") == ("General considerations", "xxV")
-    assert trailing_page("Packages .xxix") == ("Packages", "xxix")
-    assert parse_page("xxV", roman_upper=False) == ("roman", 25)
-    assert trailing_page("Appendix IV") is None  # upper-case: a numbering, not a page
-
-
-def test_run_in_entries_split_where_ocr_dropped_the_space():
-    from indexing.toc.parse import _run_in
-
-    assert _run_in("12.5.2 Setting the layout 249,12.5.3 Styling 250") == [
-        "12.5.2 Setting the layout 249", "12.5.3 Styling 250"]
-    assert _run_in("20.4.1 The chapter style.358, 20.4.2 Lower level divisions 359") == [
-        "20.4.1 The chapter style.358", "20.4.2 Lower level divisions 359"]
-    assert _run_in("Prices 1,250 and more") == ["Prices 1,250 and more"]
