@@ -106,6 +106,8 @@ class Heading(models.Model):
         AGENT = "agent", "placed by the verification agent"
         REVIEWED = "reviewed", "placed by a reviewer"
         UNRESOLVED = "unresolved", "not placed"
+        ABSENT = "absent", "not in the body, per a reviewer"
+        REJECTED = "rejected", "not a real entry, per a reviewer"
 
     book = models.ForeignKey(Book, on_delete=models.CASCADE, related_name="headings")
     parent = models.ForeignKey(
@@ -158,9 +160,41 @@ class ReviewFlag(models.Model):
     resolved_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
+    agent_reason = models.CharField(
+        max_length=500, blank=True, help_text="What the verification agent said, if it was asked."
+    )
+    resolution = models.CharField(
+        max_length=16, blank=True, help_text="The decision that closed this flag."
+    )
 
     class Meta:
         ordering = ["-severity", "created_at"]
 
     def __str__(self):
         return f"{self.heading}: {self.reason}"
+
+
+class HeadingDecision(models.Model):
+    """A reviewer's decision on a heading: who, when, and the heading before and after."""
+
+    class Action(models.TextChoices):
+        CONFIRM = "confirm", "confirmed on its page"
+        MOVE = "move", "moved to another page"
+        EDIT = "edit", "title or level edited"
+        ABSENT = "absent", "marked not in the body"
+        REJECT = "reject", "rejected as not a real entry"
+
+    heading = models.ForeignKey(Heading, on_delete=models.CASCADE, related_name="decisions")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    at = models.DateTimeField(auto_now_add=True)
+    action = models.CharField(max_length=16, choices=Action.choices)
+    before = models.JSONField(default=dict, help_text="The heading's fields before the decision.")
+    after = models.JSONField(default=dict, help_text="The heading's fields after the decision.")
+
+    class Meta:
+        ordering = ["heading", "at"]
+
+    def __str__(self):
+        return f"{self.heading}: {self.get_action_display()}"
