@@ -13,6 +13,7 @@ STAMP := $(VENV)/.installed
 run: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py ensure_admin
+	$(PY) manage.py prepare_model
 	$(PY) manage.py serve --host $(HOST) --port $(PORT)
 
 test: install

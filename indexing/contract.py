@@ -18,12 +18,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, ClassVar
 
 from indexing.ocr.engines import OcrConfig
+from llm.runtime import LlmConfig
 
 if TYPE_CHECKING:
     from books.models import Book
 
-Progress = Callable[[int, int], None]
-"""progress(done, total): report how far the stage has got. Raises StageCancelled."""
+Progress = Callable[..., None]
+"""progress(done, total, checkpoint=False): report how far the stage has got.
+
+Raises StageCancelled when the claim is lost. With checkpoint=True the claim is
+always checked (never skipped as too soon), and called inside the transaction
+that writes the stage's results it makes the write conditional on the claim:
+a worker that lost it, and would redo another worker's work, writes nothing.
+"""
 
 
 class StageError(Exception):
@@ -47,7 +54,9 @@ class StageContext:
     data_dir: Path
     render_dpi: int = 150
     max_render_pixels: int = 12_000_000
+    max_image_pixels: int = 500_000_000
     ocr: OcrConfig = OcrConfig()
+    llm: LlmConfig = LlmConfig()
 
     @classmethod
     def from_settings(cls) -> StageContext:
@@ -57,6 +66,7 @@ class StageContext:
             data_dir=Path(settings.LIBRARIAN_DATA_DIR),
             render_dpi=settings.LIBRARIAN_RENDER_DPI,
             max_render_pixels=settings.LIBRARIAN_MAX_RENDER_PIXELS,
+            max_image_pixels=settings.LIBRARIAN_MAX_IMAGE_PIXELS,
             ocr=OcrConfig(
                 engine=settings.LIBRARIAN_OCR_ENGINE,
                 device=settings.LIBRARIAN_OCR_DEVICE,
@@ -70,6 +80,7 @@ class StageContext:
                 rec_model_dir=settings.LIBRARIAN_PADDLE_REC_MODEL_DIR,
                 cache_dir=str(Path(settings.LIBRARIAN_DATA_DIR) / "cache"),
             ),
+            llm=LlmConfig.from_settings(),
         )
 
 
@@ -77,6 +88,8 @@ class Stage(ABC):
     name: ClassVar[str]
     title: ClassVar[str]
     """What the stage does, as shown to people ("Reading pages")."""
+    unit: ClassVar[str] = "pages"
+    """What its progress counts ("pages", "headings", "passages")."""
 
     def setup(self, ctx: StageContext) -> None:
         """Load what the stage needs (models, engines) before the book is touched."""

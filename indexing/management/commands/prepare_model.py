@@ -1,0 +1,43 @@
+"""Assemble and verify the configured language model, and say which one is in use."""
+
+from django.core.management.base import BaseCommand, CommandError
+
+import llm
+from llm import embedded
+from llm.runtime import DISABLED, EMBEDDED
+
+
+class Command(BaseCommand):
+    help = (
+        "Assemble the embedded model into the data directory if needed (once), verify it, "
+        "and print which language model the verify stage and chat will use."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--load", action="store_true",
+                            help="Also load the model through llama-cpp to prove it works.")
+        parser.add_argument("--strict", action="store_true",
+                            help="Fail when no model can be provided (default: say so, exit 0).")
+
+    def handle(self, load, strict, **options):
+        config = llm.LlmConfig.from_settings()
+        if config.model.lower() == DISABLED:
+            self.stdout.write("Language model: none (LIBRARIAN_LLM_MODEL=none); unplaced "
+                              "headings go straight to review and chat shows cards only.")
+            return
+        try:
+            path = llm.model_path(config)
+        except llm.ModelUnavailable as error:
+            message = f"Language model unavailable: {error}."
+            if strict:
+                raise CommandError(message)
+            self.stderr.write(message + " Verification and chat work without it.")
+            return
+        source = (f"embedded Qwen2.5-Coder-1.5B-Instruct Q4_K_M, sha256 {embedded.SHA256[:12]}…"
+                  if config.model == EMBEDDED else "LIBRARIAN_LLM_MODEL")
+        self.stdout.write(f"Language model: {path} ({source})")
+        if load:
+            model = llm.load(config)
+            if model is None:
+                raise CommandError(f"{path} could not be loaded; see the log.")
+            self.stdout.write(f"Loaded with {config.threads} thread(s), context {config.context}.")

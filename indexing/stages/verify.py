@@ -1,0 +1,167 @@
+"""Stage verify: ask the local model about the headings code could not place, and check it.
+
+For each unplaced heading of a printed TOC the agent sees the pages between its
+placed neighbours as a map of heading-like lines and answers in JSON. Code
+checks the answer (indexing.agent.ask.check); only a checked answer places the
+heading, as "agent". Everything else stays unresolved, with what the agent
+said on its review flag. The work is bounded per book (calls, tokens, time,
+per-call timeout, a circuit breaker); without a model the stage succeeds and
+leaves every heading for review. A heading whose flag records an agent reason
+was asked already: a resumed run does not ask again.
+"""
+
+import logging
+
+from django.db import transaction
+from django.utils import timezone
+
+import llm
+from books.models import Book, Heading, Page, ReviewFlag
+from indexing.agent import anomalies
+from indexing.agent.ask import Verdict, check, labelled, messages, schema
+from indexing.agent.window import candidate_rows, page_maps, window
+from indexing.contract import Stage
+from indexing.stages.index import UNRESOLVED_REASON
+from indexing.toc import Entry
+from indexing.toc.recover import with_ends
+
+logger = logging.getLogger(__name__)
+
+HEADING_FIELDS = ("id", "position", "level", "title", "printed_page", "page", "status")
+
+
+class VerifyStage(Stage):
+    name = "verify"
+    title = "Checking unplaced headings"
+    unit = "headings"
+
+    def run(self, ctx, book, progress) -> str:
+        headings = list(book.headings.order_by("position").values(*HEADING_FIELDS, "inferred"))
+        asked = set(ReviewFlag.objects.filter(heading__book=book).exclude(agent_reason="")
+                    .values_list("heading_id", flat=True))
+        targets = [i for i, h in enumerate(headings)
+                   if h["status"] == Heading.Status.UNRESOLVED and not h["inferred"]
+                   and h["id"] not in asked]
+        progress(0, len(targets))
+        if not targets:
+            summary = "No unplaced headings left to check."
+        elif (model := llm.load(ctx.llm)) is None:
+            summary = (f"No language model: {len(targets)} unplaced heading(s) left for review "
+                       "without asking.")
+        else:
+            summary = _Agent(ctx.llm, model, book, headings).run(targets, progress)
+        _store_anomalies(book)
+        return summary
+
+
+class _Agent:
+    """Asks about the target headings of one book, within the book's budget."""
+
+    def __init__(self, config, model, book, headings):
+        self.config, self.model, self.book, self.headings = config, model, book, headings
+        self.budget = llm.Budget.of(config)
+        self.labels = dict(Page.objects.filter(book=book).exclude(label="")
+                           .values_list("number", "label"))
+        self.skip = set(book.toc_pages) | set(book.lot_pages)
+        self.placed = self.discarded = self.failed = 0
+
+    def run(self, targets, progress) -> str:
+        done = 0
+        for index in targets:
+            if self.budget.exhausted():
+                break
+            verdict = self.ask(index)
+            done += 1
+            with transaction.atomic():  # stored only while the claim holds
+                progress(done, len(targets), checkpoint=True)
+                self.store(self.headings[index], verdict)
+        if self.placed:
+            store_ends(self.book)
+        return self.summary(done, len(targets))
+
+    def ask(self, index) -> Verdict:
+        heading = self.headings[index]
+        win = window(self.headings, index, self.book.page_count, self.skip, self.labels)
+        if not win.pages:
+            return Verdict(None, None, 0.0, f"The agent was not asked: {win.why_empty}.")
+        pages = {number: {"number": number, "width": w, "height": h, "lines": lines}
+                 for number, w, h, lines in Page.objects.filter(
+                     book=self.book, number__in=win.pages
+                 ).values_list("number", "width", "height", "lines")}
+        maps = page_maps(pages)
+        if not any(maps.values()):
+            return Verdict(None, None, 0.0, "The agent was not asked: no heading-like lines "
+                           f"on pages {win.pages[0]}–{win.pages[-1]}.")
+        prompt, shape = messages(heading, win, maps), schema(win.pages, list(labelled(win, maps)))
+        try:
+            reply = llm.ask(self.model, prompt, shape,
+                            max_tokens=self.config.call_tokens,
+                            timeout=min(self.config.call_seconds, self.budget.remaining_seconds()))
+            answer = llm.parse_json(reply.text)
+        except llm.LlmError as error:
+            self.budget.record(tokens=self.model.count_tokens(prompt), ok=False)
+            self.failed += 1
+            logger.warning("Agent on heading %s of book %s: %s", heading["id"], self.book.pk, error)
+            return Verdict(None, None, 0.0, f"The agent gave no usable answer: {error}.")
+        self.budget.record(tokens=reply.tokens, ok=True)
+        verdict = check(answer, heading["title"], win, maps,
+                        lambda page, line: candidate_rows(pages[page], line))
+        if verdict.placed:
+            self.placed += 1
+        elif answer.get("found") is True:
+            self.discarded += 1
+        return verdict
+
+    def store(self, heading: dict, verdict: Verdict) -> None:
+        flag = ReviewFlag.objects.filter(heading_id=heading["id"]).order_by("-created_at").first()
+        if flag is None:
+            flag = ReviewFlag(heading_id=heading["id"], reason=UNRESOLVED_REASON, severity=2)
+        flag.agent_reason = verdict.reason[:500]
+        if verdict.placed:
+            # Conditional: a reviewer who decided meanwhile keeps the last word.
+            moved = Heading.objects.filter(
+                id=heading["id"], status=Heading.Status.UNRESOLVED
+            ).update(status=Heading.Status.AGENT, page=verdict.page, line=verdict.line,
+                     confidence=round(0.7 * verdict.agreement, 3))
+            if moved:
+                heading.update(status=Heading.Status.AGENT, page=verdict.page)
+                flag.resolved_at, flag.resolution = timezone.now(), "agent"
+        flag.save()
+
+    def summary(self, done: int, total: int) -> str:
+        parts = [f"Asked about {done} of {total} unplaced heading(s): {self.placed} placed "
+                 "and checked"]
+        if self.discarded:
+            parts.append(f"{self.discarded} answer(s) discarded by the check")
+        if self.failed:
+            parts.append(f"{self.failed} call(s) failed")
+        parts.append(f"{total - self.placed} left for review")
+        text = ", ".join(parts)
+        stopped = self.budget.exhausted() if done < total else ""
+        if stopped:
+            text += f"; stopped: {stopped}, {total - done} not asked"
+        return text + f" ({self.budget.elapsed:.0f} s)."
+
+
+def store_ends(book) -> None:
+    """Recompute every heading's page_end from the placements, as the index stage does."""
+    headings = list(book.headings.order_by("position"))
+    entries = [
+        Entry(h.level, h.title, h.printed_page, h.page, h.page_end, h.status, h.confidence,
+              h.line, h.toc_page or 0, h.toc_line or 0, h.number)
+        for h in headings
+    ]
+    changed = []
+    for heading, entry in zip(headings, with_ends(entries, book.page_count)):
+        if heading.page_end != entry.page_end:
+            heading.page_end = entry.page_end
+            changed.append(heading)
+    Heading.objects.bulk_update(changed, ["page_end"], batch_size=500)
+
+
+def _store_anomalies(book) -> None:
+    headings = list(book.headings.order_by("position").values(*HEADING_FIELDS))
+    labels = dict(Page.objects.filter(book=book).exclude(label="").values_list("number", "label"))
+    existing = Book.objects.values_list("anomalies", flat=True).get(pk=book.pk)
+    book.anomalies = anomalies.merged(existing, anomalies.report(headings, labels))
+    Book.objects.filter(pk=book.pk).update(anomalies=book.anomalies)

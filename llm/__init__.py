@@ -1,0 +1,44 @@
+"""The local language model (llama-cpp-python over a GGUF file), shared by every caller.
+
+Usage::
+
+    import llm
+
+    model = llm.load()            # None when no model is configured or available
+    if model is not None:
+        for chunk in model.create_chat_completion(messages=[...], stream=True,
+                                                  max_tokens=300):
+            text = chunk["choices"][0]["delta"].get("content", "")
+        # or, bounded, with a JSON schema:
+        reply = llm.ask(model, messages, schema, max_tokens=160, timeout=60)
+        answer = llm.parse_json(reply.text)
+
+``load()`` reads the ``LIBRARIAN_LLM_*`` settings, loads the model once per
+process and returns the same object on every later call (or None, logging once
+why). Calls are serialised by a lock: a streaming call holds it until its
+iterator is exhausted or closed, so close a stream you abandon. The default
+model is the embedded Qwen2.5-Coder-1.5B-Instruct (see ``llm.embedded``).
+``ask`` raises ``LlmTimeout`` / ``LlmError``; ``Budget`` counts a book's calls,
+tokens, time and consecutive failures against the configured limits.
+Text taken from books is untrusted data: callers delimit it and never let it
+act as instructions.
+"""
+
+from llm.embedded import ModelUnavailable
+from llm.limits import Budget
+from llm.runtime import (
+    LlmConfig,
+    LlmError,
+    LlmTimeout,
+    Model,
+    Reply,
+    ask,
+    load,
+    model_path,
+    parse_json,
+)
+
+__all__ = [
+    "Budget", "LlmConfig", "LlmError", "LlmTimeout", "Model", "ModelUnavailable", "Reply",
+    "ask", "load", "model_path", "parse_json",
+]

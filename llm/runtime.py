@@ -1,0 +1,213 @@
+"""Loading the local model once per process, and one bounded call to it."""
+
+import json
+import logging
+import os
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from llm import embedded
+
+logger = logging.getLogger(__name__)
+
+EMBEDDED, DISABLED = "embedded", "none"
+
+
+@dataclass(frozen=True)
+class LlmConfig:
+    """What loading and calling the model needs, built once from settings."""
+
+    model: str = EMBEDDED  # "embedded", "none", or the path of a GGUF file
+    data_dir: Path = Path("data")
+    threads: int = 1
+    gpu_layers: int | None = None  # None: all layers when llama.cpp can offload, else 0
+    context: int = 4096
+    max_calls: int = 200  # per book
+    max_tokens: int = 400_000  # per book, prompt and answer together
+    book_seconds: float = 900.0  # per book
+    call_seconds: float = 120.0  # per call
+    call_tokens: int = 160  # longest answer of one call
+    max_failures: int = 3  # consecutive failed calls before the circuit breaker opens
+
+    @classmethod
+    def from_settings(cls) -> "LlmConfig":
+        from django.conf import settings
+
+        return cls(
+            model=settings.LIBRARIAN_LLM_MODEL,
+            data_dir=Path(settings.LIBRARIAN_DATA_DIR),
+            threads=settings.LIBRARIAN_LLM_THREADS,
+            gpu_layers=settings.LIBRARIAN_LLM_GPU_LAYERS,
+            context=settings.LIBRARIAN_LLM_CONTEXT,
+            max_calls=settings.LIBRARIAN_LLM_MAX_CALLS,
+            max_tokens=settings.LIBRARIAN_LLM_MAX_TOKENS,
+            book_seconds=settings.LIBRARIAN_LLM_BOOK_SECONDS,
+            call_seconds=settings.LIBRARIAN_LLM_CALL_SECONDS,
+            max_failures=settings.LIBRARIAN_LLM_MAX_FAILURES,
+        )
+
+    @property
+    def models_dir(self) -> Path:
+        return self.data_dir / "models"
+
+
+class LlmError(Exception):
+    """A call to the model gave no usable answer."""
+
+
+class LlmTimeout(LlmError):
+    """A call ran past its time limit and was stopped."""
+
+
+@dataclass(frozen=True)
+class Reply:
+    text: str
+    prompt_tokens: int
+    answer_tokens: int
+    seconds: float
+
+    @property
+    def tokens(self) -> int:
+        return self.prompt_tokens + self.answer_tokens
+
+
+class Model:
+    """A loaded llama_cpp.Llama shared by the threads of a process, one call at a time."""
+
+    def __init__(self, llama, path: Path):
+        self.llama = llama
+        self.path = path
+        self.lock = threading.Lock()
+
+    def create_chat_completion(self, **kwargs):
+        """Call Llama.create_chat_completion under the model's lock.
+
+        With stream=True the lock is held until the returned iterator is
+        exhausted or closed: close it when giving up early.
+        """
+        if kwargs.get("stream"):
+            return self._stream(kwargs)
+        with self.lock:
+            return self.llama.create_chat_completion(**kwargs)
+
+    def _stream(self, kwargs):
+        with self.lock:
+            chunks = self.llama.create_chat_completion(**kwargs)
+            try:
+                yield from chunks
+            finally:
+                close = getattr(chunks, "close", None)
+                if close:
+                    close()
+
+    def count_tokens(self, messages: list[dict]) -> int:
+        """Return about how many tokens the messages take (contents only, no template)."""
+        text = "\n".join(message["content"] for message in messages)
+        return len(self.llama.tokenize(text.encode("utf-8"), add_bos=False, special=False))
+
+
+_cache: dict[tuple, Model | None] = {}
+_cache_lock = threading.Lock()
+
+
+def model_path(config: LlmConfig) -> Path | None:
+    """Return the GGUF file the configuration names (assembling the embedded one), or None.
+
+    Raises embedded.ModelUnavailable when the file cannot be provided.
+    """
+    if config.model.lower() == DISABLED:
+        return None
+    if config.model == EMBEDDED:
+        return embedded.ensure(config.models_dir)
+    path = Path(config.model).expanduser()
+    if not path.is_file():
+        raise embedded.ModelUnavailable(f"LIBRARIAN_LLM_MODEL names {path}, which is not a file")
+    return path
+
+
+def load(config: LlmConfig | None = None) -> Model | None:
+    """Return the process's model for this configuration, or None (logged once, with why)."""
+    config = config or LlmConfig.from_settings()
+    key = (config.model, str(config.data_dir), config.threads, config.gpu_layers, config.context)
+    with _cache_lock:
+        if key not in _cache:
+            _cache[key] = _load(config)
+        return _cache[key]
+
+
+def _load(config: LlmConfig) -> Model | None:
+    try:
+        path = model_path(config)
+    except embedded.ModelUnavailable as error:
+        logger.warning("No language model: %s. Verification and answers go without it.", error)
+        return None
+    if path is None:
+        logger.info("No language model: LIBRARIAN_LLM_MODEL=none disables it.")
+        return None
+    # Spinning OpenMP threads would steal the cores OCR and the web server need.
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+    import llama_cpp
+
+    layers = config.gpu_layers
+    if layers is None:
+        layers = -1 if llama_cpp.llama_supports_gpu_offload() else 0
+    started = time.monotonic()
+    try:
+        llama = llama_cpp.Llama(
+            model_path=str(path), n_ctx=config.context, n_threads=config.threads,
+            n_threads_batch=config.threads, n_gpu_layers=layers, seed=0, verbose=False,
+        )
+    except (ValueError, RuntimeError) as error:
+        logger.error("No language model: %s could not be loaded (%s).", path, error)
+        return None
+    logger.info("Loaded the language model %s in %.1f s (%s threads, %s GPU layers)",
+                path.name, time.monotonic() - started, config.threads, layers)
+    return Model(llama, path)
+
+
+def ask(model, messages: list[dict], schema: dict, *, max_tokens: int,
+        timeout: float) -> Reply:
+    """Return the model's answer to messages, constrained to JSON matching schema.
+
+    Raises LlmTimeout when the answer is not complete within timeout seconds
+    (checked between tokens: prompt evaluation itself cannot be interrupted,
+    which the context size bounds) and LlmError when the model fails.
+    """
+    started = time.monotonic()
+    prompt_tokens = model.count_tokens(messages)
+    parts, answer_tokens = [], 0
+    try:
+        stream = model.create_chat_completion(
+            messages=messages, stream=True, temperature=0.0, max_tokens=max_tokens,
+            response_format={"type": "json_object", "schema": schema},
+        )
+        try:
+            for chunk in stream:
+                delta = chunk["choices"][0].get("delta", {}).get("content") or ""
+                if delta:
+                    parts.append(delta)
+                    answer_tokens += 1
+                if time.monotonic() - started > timeout:
+                    raise LlmTimeout(f"no complete answer within {timeout:.0f} s")
+        finally:
+            close = getattr(stream, "close", None)
+            if close:
+                close()
+    except LlmError:
+        raise
+    except (ValueError, RuntimeError, KeyError, IndexError) as error:
+        raise LlmError(f"the model failed: {error}") from error
+    return Reply("".join(parts), prompt_tokens, answer_tokens, time.monotonic() - started)
+
+
+def parse_json(text: str) -> dict:
+    """Return the JSON object text holds; raise LlmError when it holds none."""
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise LlmError(f"the answer is not JSON ({error.msg})") from None
+    if not isinstance(value, dict):
+        raise LlmError("the answer is not a JSON object")
+    return value
