@@ -2,10 +2,14 @@ import shutil
 
 from django.db import transaction
 from django.db.models.signals import post_delete, pre_delete
-from django.dispatch import receiver
+from django.dispatch import Signal, receiver
 
 from books import search, storage
 from books.models import Book
+
+# Sent with book= after a reviewer changes a book's headings, inside the decision's
+# transaction: listeners (search sections) rebuild what depends on the headings.
+headings_changed = Signal()
 
 
 @receiver(pre_delete, sender=Book)

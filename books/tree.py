@@ -9,12 +9,24 @@ class Node:
     children: list = field(default_factory=list)
 
 
+REJECTED = "rejected"  # Heading.Status.REJECTED: kept with its history, never shown
+
+
 def build_tree(headings) -> list[Node]:
-    """Return the top-level nodes of headings given in reading order with parent ids."""
-    nodes = {heading.pk: Node(heading) for heading in headings}
+    """Return the top-level nodes of headings given in reading order with parent ids.
+
+    Rejected entries are left out; their children (if any) hang from the
+    nearest kept ancestor, else from the top.
+    """
+    headings = list(headings)
+    by_id = {heading.pk: heading for heading in headings}
+    nodes = {heading.pk: Node(heading) for heading in headings if heading.status != REJECTED}
     roots = []
     for node in nodes.values():
-        parent = nodes.get(node.heading.parent_id)
+        parent_id = node.heading.parent_id
+        while parent_id in by_id and parent_id not in nodes:
+            parent_id = by_id[parent_id].parent_id
+        parent = nodes.get(parent_id)
         (parent.children if parent else roots).append(node)
     return roots
 
@@ -27,3 +39,12 @@ def breadcrumb(headings, heading) -> list:
         path.append(heading)
         heading = by_id.get(heading.parent_id)
     return path[::-1]
+
+
+def heading_counts(headings) -> dict[str, int]:
+    """Return how many kept headings there are, how many are placed, absent and not placed."""
+    kept = [heading for heading in headings if heading.status != REJECTED]
+    placed = sum(1 for heading in kept if heading.page is not None)
+    absent = sum(1 for heading in kept if heading.status == "absent")
+    return {"total": len(kept), "placed": placed, "absent": absent,
+            "unresolved": len(kept) - placed - absent, "rejected": len(headings) - len(kept)}

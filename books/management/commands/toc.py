@@ -2,7 +2,7 @@ import json as jsonlib
 
 from django.core.management.base import BaseCommand, CommandError
 
-from books.models import Book
+from books.models import Book, Heading
 
 
 class Command(BaseCommand):
@@ -16,7 +16,8 @@ class Command(BaseCommand):
         book = Book.objects.filter(pk=book_id).first()
         if book is None:
             raise CommandError(f"There is no book {book_id}.")
-        headings = list(book.headings.order_by("position"))
+        # Rejected entries stay in the database with their history, never in the contents.
+        headings = list(book.headings.exclude(status=Heading.Status.REJECTED).order_by("position"))
         if json:
             self.stdout.write(jsonlib.dumps([
                 {"level": h.level, "title": h.title, "printed_page": h.printed_page or None,
@@ -28,6 +29,7 @@ class Command(BaseCommand):
         if not headings:
             self.stdout.write(f"“{book}” has no recovered table of contents ({book.get_structure_display()}).")
         for h in headings:
-            where = f"p. {h.page}" if h.page else "not placed"
+            where = f"p. {h.page}" if h.page else (
+                "not in the body" if h.status == Heading.Status.ABSENT else "not placed")
             printed = f" (printed {h.printed_page})" if h.printed_page else ""
             self.stdout.write(f"{'  ' * (h.level - 1)}{h.title} … {where}{printed} [{h.status}]")

@@ -1,0 +1,206 @@
+"""Review of flagged headings: the queue and a reviewer's decisions (check_* validate, do_* change).
+
+A decision changes one heading, records a HeadingDecision (who, when, before and
+after), resolves the heading's open flags, recomputes the book's tree and section
+ranges and sends ``headings_changed``, all in one transaction: the listeners
+(search sections) change with the headings or not at all.
+"""
+
+from django.db import transaction
+from django.db.models import Count, Max, Q
+
+from books.models import Book, Heading, HeadingDecision, ReviewFlag
+from books.signals import headings_changed
+from indexing.toc.model import Entry
+from indexing.toc.recover import with_ends
+from indexing.toc.text import numbering
+
+Status = Heading.Status
+Action = HeadingDecision.Action
+MAX_LEVEL = 9
+OPEN = Q(flags__resolved_at__isnull=True)
+SNAPSHOT_FIELDS = ("title", "level", "number", "page", "page_end", "line", "status",
+                   "confidence", "parent_id")
+
+
+class ReviewError(Exception):
+    """A decision that cannot be made: message is for the reviewer, code for the API."""
+
+    def __init__(self, message: str, code: str = "invalid"):
+        super().__init__(message)
+        self.message = message
+        self.code = code
+
+
+def open_flags():
+    return ReviewFlag.objects.filter(resolved_at__isnull=True)
+
+
+def queue(book_id: int | None = None):
+    """Return the headings with open flags, by book, then severity, then reading order."""
+    headings = Heading.objects.filter(pk__in=open_flags().values("heading_id"))
+    if book_id is not None:
+        headings = headings.filter(book_id=book_id)
+    return headings.annotate(severity=Max("flags__severity", filter=OPEN)).order_by(
+        "book__title", "book_id", "-severity", "position")
+
+
+def queue_ids(book_id: int | None = None) -> list[int]:
+    return list(queue(book_id).values_list("pk", flat=True))
+
+
+def following(ids: list[int], current: int, book_id: int | None = None) -> int | None:
+    """Return the open heading after current in ids (wrapping round), else any open one."""
+    still_open = queue_ids(book_id)
+    open_set = set(still_open)
+    start = ids.index(current) + 1 if current in ids else 0
+    for pk in ids[start:] + ids[:start]:
+        if pk in open_set and pk != current:
+            return pk
+    return next((pk for pk in still_open if pk != current), None)
+
+
+def open_counts(book_ids=None) -> dict[int, int]:
+    """Return {book id: number of headings with open flags}, books without any left out."""
+    flags = open_flags()
+    if book_ids is not None:
+        flags = flags.filter(heading__book_id__in=list(book_ids))
+    rows = flags.order_by().values("heading__book_id").annotate(
+        n=Count("heading_id", distinct=True))
+    return {row["heading__book_id"]: row["n"] for row in rows}
+
+
+def open_total() -> int:
+    return open_flags().order_by().values("heading_id").distinct().count()
+
+
+def snapshot(heading: Heading) -> dict:
+    """Return the fields a decision may change, as JSON-ready data."""
+    return {name: getattr(heading, name) for name in SNAPSHOT_FIELDS}
+
+
+def check_page(book: Book, page) -> int:
+    """Return page as a physical page number of book, or raise ReviewError."""
+    try:
+        number = int(page)
+    except (TypeError, ValueError):
+        raise ReviewError("Give the page as a number.", "bad_page") from None
+    if not 1 <= number <= book.page_count:
+        raise ReviewError(
+            f"Page {number} is not in this book (it has pages 1–{book.page_count}).", "bad_page"
+        )
+    return number
+
+
+def check_edit(title, level) -> tuple[str, int]:
+    """Return the cleaned (title, level), or raise ReviewError."""
+    title = " ".join(str(title or "").split())
+    if not title:
+        raise ReviewError("The title cannot be empty.", "bad_title")
+    if len(title) > 1000:
+        raise ReviewError("The title is longer than 1,000 characters.", "bad_title")
+    try:
+        level = int(level)
+    except (TypeError, ValueError):
+        raise ReviewError("Give the level as a number.", "bad_level") from None
+    if not 1 <= level <= MAX_LEVEL:
+        raise ReviewError(f"The level must be between 1 and {MAX_LEVEL}.", "bad_level")
+    return title, level
+
+
+def do_place(heading: Heading, user, page, line: int | None = None) -> HeadingDecision:
+    """Place heading on page (confirm when it is already there, move otherwise)."""
+    page = check_page(heading.book, page)
+    action = Action.CONFIRM if page == heading.page and heading.status not in (
+        Status.ABSENT, Status.REJECTED) else Action.MOVE
+
+    def change(h):
+        if h.page != page:
+            h.line = line
+        elif line is not None:
+            h.line = line
+        h.page, h.status, h.confidence = page, Status.REVIEWED, 1.0
+
+    return _decide(heading, user, action, change)
+
+
+def do_edit(heading: Heading, user, title, level) -> HeadingDecision:
+    """Correct the title or level; open flags stay open until the heading is placed."""
+    title, level = check_edit(title, level)
+
+    def change(h):
+        h.title, h.level, h.number = title, level, numbering(title)[0][:32]
+
+    return _decide(heading, user, Action.EDIT, change, resolve=False)
+
+
+def do_absent(heading: Heading, user) -> HeadingDecision:
+    """Record that the entry is in the contents but not in the body: no page, honestly."""
+
+    def change(h):
+        h.page, h.page_end, h.line, h.status, h.confidence = None, None, None, Status.ABSENT, 1.0
+
+    return _decide(heading, user, Action.ABSENT, change)
+
+
+def do_reject(heading: Heading, user) -> HeadingDecision:
+    """Reject the entry: it leaves the tree and search, its row and history stay."""
+
+    def change(h):
+        h.status, h.page_end = Status.REJECTED, None
+
+    return _decide(heading, user, Action.REJECT, change)
+
+
+def _decide(heading, user, action, change, resolve=True) -> HeadingDecision:
+    with transaction.atomic():
+        heading = Heading.objects.select_for_update().select_related("book").get(pk=heading.pk)
+        before = snapshot(heading)
+        change(heading)
+        heading.save()
+        restructure(heading.book)
+        heading.refresh_from_db()
+        decision = HeadingDecision.objects.create(
+            heading=heading, user=user if user and user.is_authenticated else None,
+            action=action, before=before, after=snapshot(heading),
+        )
+        if resolve:
+            open_flags().filter(heading=heading).update(
+                resolved_at=decision.at, resolved_by=decision.user,
+                resolution=action,
+            )
+        headings_changed.send(sender=Heading, book=heading.book)
+    return decision
+
+
+def restructure(book: Book) -> int:
+    """Recompute parents and section ranges (page_end) of book's headings; return how many changed.
+
+    Rejected entries leave the tree (their children move up); entries not in the
+    body keep their place in the tree but bound no pages.
+    """
+    headings = list(book.headings.order_by("position"))
+    kept = [h for h in headings if h.status != Status.REJECTED]
+    parents, stack = {}, []
+    for heading in kept:
+        while stack and stack[-1].level >= heading.level:
+            stack.pop()
+        parents[heading.pk] = stack[-1].pk if stack else None
+        stack.append(heading)
+    in_body = [h for h in kept if h.status != Status.ABSENT]
+    entries = with_ends([_entry(h) for h in in_body], book.page_count)
+    ends = {h.pk: entry.page_end for h, entry in zip(in_body, entries)}
+    changed = []
+    for heading in kept:
+        parent, end = parents[heading.pk], ends.get(heading.pk)
+        if (heading.parent_id, heading.page_end) != (parent, end):
+            heading.parent_id, heading.page_end = parent, end
+            changed.append(heading)
+    Heading.objects.bulk_update(changed, ["parent", "page_end"], batch_size=500)
+    return len(changed)
+
+
+def _entry(heading: Heading) -> Entry:
+    return Entry(level=heading.level, title=heading.title, printed_page=None, page=heading.page,
+                 page_end=None, status=heading.status, confidence=heading.confidence,
+                 line=heading.line, toc_page=heading.toc_page or 0, toc_line=heading.toc_line or 0)

@@ -1,0 +1,35 @@
+from django import template
+
+from books import review
+from books.models import HeadingDecision
+
+register = template.Library()
+
+FIELD_NAMES = {"title": "title", "level": "level", "page": "page", "page_end": "last page",
+               "status": "status"}
+
+
+@register.simple_tag
+def open_review_count() -> int:
+    """Return how many headings wait for review, across the shelf."""
+    return review.open_total()
+
+
+@register.filter
+def changes(decision) -> list[tuple[str, object, object]]:
+    """Return (field, before, after) for each shown field a decision changed."""
+    before, after = decision.before or {}, decision.after or {}
+    return [
+        (name, before.get(field), after.get(field))
+        for field, name in FIELD_NAMES.items()
+        if before.get(field) != after.get(field)
+    ]
+
+
+@register.filter
+def action_label(value: str) -> str:
+    """Return the words for a decision's action code ("move" → "moved to another page")."""
+    try:
+        return HeadingDecision.Action(value).label
+    except ValueError:
+        return value
