@@ -1,0 +1,253 @@
+"""A book cut into chunks that a librarian would cite (pure functions over plain data).
+
+Each placed heading owns the text from its line to the next heading's line
+(its *span*); the chunk carries the heading's breadcrumb and the page range
+of its whole section (a parent's range covers its children). Pages that are
+not body text are never chunks: the TOC and lists of figures, sections
+titled index/contents/colophon, and stray pages that look like an index or a
+colophon. Pages no placed heading covers (a book without structure, front
+matter) become windows of a few pages.
+"""
+
+import re
+from dataclasses import asdict, dataclass, field
+
+from books.text import for_search
+
+PAGE_WINDOW = 2
+PASSAGE_CHARS = 320
+EMBEDDED_CHARS = 2400
+"""Text of a chunk embedded at most: its opening, where a section says what it is about.
+(The whole text is still matched word by word; embedding costs CPU per token.)"""
+SKIP_TITLES = re.compile(
+    r"(?i)^\s*(?:[0-9ivxlc.]+\s+)?(?:index|general index|contents|table of contents|"
+    r"list of (?:figures|tables|listings)|colophon|索\s*引|目\s*次|図目次|表目次|奥\s*付)\b"
+)
+UNPLACED = {"unresolved", "absent", "rejected"}
+_COLOPHON = re.compile(r"(?i)\bISBN\b|発行所|印刷所|発行者|all rights reserved|printed in")
+_ENDS_IN_NUMBER = re.compile(r"[0-9ivxlc]+\s*$", re.IGNORECASE)
+_NUMBER = re.compile(r"^\s*(?:第\s*[0-9〇一二三四五六七八九十百]+\s*[章部編節]|[0-9]+(?:\.[0-9]+)*\.?|[A-Z]\.[0-9.]*)\s*")
+_SENTENCE_END = re.compile(r"(?<=[.!?。．！？])\s*")
+
+
+@dataclass
+class Chunk:
+    key: int
+    title: str
+    breadcrumb: list[str]
+    page_start: int
+    page_end: int
+    text: str
+    heading_id: int | None = None
+    parent_key: int | None = None
+    level: int = 0
+    children: list[int] = field(default_factory=list)
+    span: list[int] = field(default_factory=list)
+    """First and last page of the chunk's own text (a parent's stops at its first child)."""
+
+    def __post_init__(self):
+        self.span = list(self.span) or [self.page_start, self.page_end]
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def section_chunks(headings, pages: dict[int, list[str]], excluded=(), page_count=None):
+    """Return the chunks of a book.
+
+    headings: objects with pk, parent_id, position, level, title, page,
+    page_end, line and status, in TOC order; pages: physical number → the
+    page's lines; excluded: pages that are never chunks (TOC, lists).
+    """
+    page_count = page_count or max(pages, default=0)
+    placed = [h for h in headings if h.page is not None and h.status not in UNPLACED]
+    lines = _start_lines(placed, pages)
+    order = sorted(placed, key=lambda h: (h.page, lines[h.pk], h.position))
+    excluded = set(excluded) | _skipped_pages(order, page_count)
+    crumbs = _breadcrumbs(headings)
+    chunks, keys, covered = [], {}, set()
+    for index, heading in enumerate(order):
+        if SKIP_TITLES.match(heading.title) or heading.page in excluded:
+            continue
+        following = order[index + 1] if index + 1 < len(order) else None
+        span = _span(heading, following, page_count, lines)
+        text = _span_text(pages, span, excluded)
+        covered.update(range(span[0][0], span[1][0] + 1))
+        keys[heading.pk] = len(chunks)
+        chunks.append(Chunk(
+            key=len(chunks), title=heading.title, breadcrumb=crumbs[heading.pk],
+            page_start=heading.page, page_end=max(heading.page, heading.page_end or 0, span[1][0]),
+            text=text, heading_id=heading.pk, level=heading.level, span=[span[0][0], span[1][0]],
+        ))
+    by_id = {h.pk: h for h in headings}
+    for heading_id, key in keys.items():
+        parent = _placed_parent(by_id, heading_id, keys)
+        if parent is not None:
+            chunks[key].parent_key = parent
+            chunks[parent].children.append(key)
+    uncovered = [n for n in sorted(pages) if n not in covered and n not in excluded]
+    return chunks + page_windows(pages, uncovered, start_key=len(chunks))
+
+
+def page_windows(pages: dict[int, list[str]], numbers, start_key=0, size=PAGE_WINDOW):
+    """Return chunks of up to size consecutive pages among numbers, skipping non-body pages."""
+    chunks, run = [], []
+    for number in numbers:
+        if not pages.get(number) or _looks_like_back_matter(pages[number]):
+            continue
+        if run and (number != run[-1] + 1 or len(run) >= size):
+            chunks.append(_window(pages, run, start_key + len(chunks)))
+            run = []
+        run.append(number)
+    if run:
+        chunks.append(_window(pages, run, start_key + len(chunks)))
+    return chunks
+
+
+def flat_windows(pages: dict[int, list[str]], tokens: int = 500):
+    """Return fixed windows of about tokens tokens over the whole text (the naive baseline)."""
+    chunks, words, first = [], [], None
+    for number in sorted(pages):
+        for word in re.findall(r"[A-Za-z0-9]+|[^\sA-Za-z0-9]", for_search("\n".join(pages[number]))):
+            first = first or number
+            words.append(word)
+            if len(words) >= tokens:
+                chunks.append(_flat(words, first, number, len(chunks)))
+                words, first = [], None
+        if words and first is None:
+            first = number
+    if words:
+        chunks.append(_flat(words, first, max(pages), len(chunks)))
+    return chunks
+
+
+def passages(chunk: Chunk, size: int = PASSAGE_CHARS, limit: int = EMBEDDED_CHARS) -> list[str]:
+    """Return the texts to embed for chunk: its breadcrumb, then the first limit characters
+    of its text in pieces of about size characters cut at sentence ends."""
+    out = [" > ".join(chunk.breadcrumb) or chunk.title]
+    piece = ""
+    for sentence in _SENTENCE_END.split(chunk.text[:limit]):
+        if piece and len(piece) + len(sentence) > size:
+            out.append(piece)
+            piece = ""
+        piece = f"{piece} {sentence}".strip() if piece and sentence[:1].isascii() else piece + sentence
+        while len(piece) > 2 * size:
+            out.append(piece[:size])
+            piece = piece[size:]
+    if piece:
+        out.append(piece)
+    return out
+
+
+def _flat(words, first, last, key) -> Chunk:
+    text = "".join(w if not w.isascii() else f" {w}" for w in words).strip()
+    label = f"pp. {first}–{last}" if last != first else f"p. {first}"
+    return Chunk(key=key, title=label, breadcrumb=[], page_start=first, page_end=last, text=text)
+
+
+def _window(pages, run, key) -> Chunk:
+    label = f"pp. {run[0]}–{run[-1]}" if len(run) > 1 else f"p. {run[0]}"
+    text = for_search("\n".join("\n".join(pages[n]) for n in run))
+    return Chunk(key=key, title=label, breadcrumb=[], page_start=run[0], page_end=run[-1], text=text)
+
+
+def _start_lines(placed, pages) -> dict:
+    """Return heading id → the line its text starts at.
+
+    A heading placed on a page without a line is looked for on that page
+    below the heading before it (its number or its words opening a line);
+    not found, it starts just after that heading when both share the page
+    (so "2.4" then "2.4.1" keep their order), else at the top of its page.
+    """
+    lines, previous = {}, None
+    for heading in sorted(placed, key=lambda h: h.position):
+        if heading.line is not None:
+            lines[heading.pk] = heading.line
+        else:
+            after = lines[previous.pk] + 1 if previous and previous.page == heading.page else 0
+            found = _locate(heading.title, pages.get(heading.page, []), after)
+            lines[heading.pk] = after if found is None else found
+        previous = heading
+    return lines
+
+
+def _locate(title: str, lines: list[str], start: int) -> int | None:
+    """Return the index of the first line from start that opens with title's number or words."""
+    title = for_search(title)
+    number = _NUMBER.match(title)
+    words = re.sub(r"\W+", "", _NUMBER.sub("", title)).casefold()[:12]
+    for index in range(start, len(lines)):
+        line = for_search(lines[index])
+        squeezed = re.sub(r"\W+", "", _NUMBER.sub("", line)).casefold()
+        opening = _NUMBER.match(line)
+        if number and opening and opening[0].strip().rstrip(".") == number[0].strip().rstrip("."):
+            return index
+        if len(words) >= 3 and squeezed.startswith(words):
+            return index
+    return None
+
+
+def _span(heading, following, page_count, lines):
+    """Return ((page, line), (page, line)): where heading's own text starts and stops (exclusive)."""
+    start = (heading.page, lines[heading.pk])
+    if following is None:
+        return start, (max(heading.page, heading.page_end or page_count), None)
+    if lines[following.pk]:
+        return start, (following.page, lines[following.pk])
+    if following.page > heading.page:
+        return start, (following.page - 1, None)
+    return start, (heading.page, None)
+
+
+def _span_text(pages, span, excluded) -> str:
+    (first, line), (last, stop) = span
+    parts = []
+    for number in range(first, last + 1):
+        if number in excluded or number not in pages:
+            continue
+        lines = pages[number]
+        lo = line if number == first else 0
+        hi = stop if number == last and stop is not None else len(lines)
+        parts.append("\n".join(lines[lo:hi]))
+    return for_search("\n".join(parts))
+
+
+def _skipped_pages(order, page_count) -> set[int]:
+    """Return the pages of sections that are not body text (index, contents, colophon)."""
+    skipped = set()
+    for heading in order:
+        if SKIP_TITLES.match(heading.title):
+            end = heading.page_end or (page_count if heading is order[-1] else heading.page)
+            skipped.update(range(heading.page, max(heading.page, end) + 1))
+    return skipped
+
+
+def _looks_like_back_matter(lines: list[str]) -> bool:
+    """Return True for a page that reads like an index, a contents list or a colophon."""
+    text = "\n".join(lines)
+    if len(text) < 800 and _COLOPHON.search(text):
+        return True
+    numbered = sum(1 for line in lines if _ENDS_IN_NUMBER.search(line))
+    return len(lines) >= 8 and numbered >= 0.6 * len(lines)
+
+
+def _breadcrumbs(headings) -> dict[int, list[str]]:
+    by_id = {h.pk: h for h in headings}
+    out = {}
+    for heading in headings:
+        path, node = [], heading
+        while node is not None and len(path) < 20:
+            path.append(node.title)
+            node = by_id.get(node.parent_id)
+        out[heading.pk] = path[::-1]
+    return out
+
+
+def _placed_parent(by_id, heading_id, keys):
+    """Return the key of the nearest ancestor of heading_id that is a chunk, if any."""
+    parent_id = by_id[heading_id].parent_id
+    while parent_id is not None:
+        if parent_id in keys:
+            return keys[parent_id]
+        parent_id = by_id[parent_id].parent_id if parent_id in by_id else None
+    return None

@@ -1,0 +1,30 @@
+"""Keep each book's question index in step with its headings and its existence."""
+
+from django.db import transaction
+from django.db.models.signals import post_delete
+from django.dispatch import receiver
+from django.utils import timezone
+
+from books.models import Book
+from books.signals import headings_changed
+from retrieval import store
+
+
+@receiver(headings_changed)
+def requeue_embed(sender, book, **kwargs):
+    """Queue the embed stage of book again (the database records the work; a worker does it)."""
+    from indexing.models import StageRun
+    from indexing.worker import nudge_on_commit
+
+    queued = StageRun.objects.filter(book=book, stage="embed").exclude(
+        status=StageRun.Status.RUNNING
+    ).update(status=StageRun.Status.PENDING, attempts=0, available_at=timezone.now(),
+             message="Headings changed.")
+    if queued:
+        nudge_on_commit()
+    transaction.on_commit(lambda: store.invalidate(book.pk))
+
+
+@receiver(post_delete, sender=Book)
+def remove_index(sender, instance, **kwargs):
+    transaction.on_commit(lambda: store.remove(instance.pk))

@@ -1,0 +1,288 @@
+"""Asking questions of a small shelf: an English and a Japanese book with their headings."""
+
+import hashlib
+import json
+from io import StringIO
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+from django.core.management import call_command
+
+import retrieval
+from books import search
+from books.models import Book, Heading, Page
+from books.signals import headings_changed
+from indexing.models import StageRun
+from indexing.stages import STAGES
+from retrieval import embeddings, store
+
+pytestmark = pytest.mark.django_db
+_vectors = {}
+
+
+@pytest.fixture(autouse=True)
+def no_language_model(settings):
+    settings.LIBRARIAN_LLM_MODEL = "none"
+
+
+@pytest.fixture(autouse=True, scope="module")
+def embed_each_text_once():
+    """Run the real model, once per distinct text in this module (the books repeat)."""
+    encode = embeddings.encode
+
+    def remembered(texts):
+        missing = [text for text in dict.fromkeys(texts) if text not in _vectors]
+        if missing:
+            _vectors.update(zip(missing, encode(missing)))
+        return np.stack([_vectors[text] for text in texts]) if texts else encode(texts)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(embeddings, "encode", remembered)
+        yield
+
+SAILING = [
+    "Contents\n1 Sails ..... 2\n1.1 Mainsail ..... 2\n1.2 Jib ..... 3\n2 Knots ..... 4\n"
+    "2.1 Bowline ..... 4\n2.2 Cleat hitch ..... 5\nIndex ..... 6",
+    "1 Sails\nSails turn the wind into motion.\n1.1 Mainsail\nThe mainsail is hoisted on the "
+    "mast and trimmed with the mainsheet.\nReefing reduces its area when the wind is strong.",
+    "1.2 Jib\nThe jib is a triangular sail set forward of the mast.\nIts sheets lead aft to "
+    "the winches in the cockpit.",
+    "2 Knots\nA sailor needs a handful of reliable knots.\n2.1 Bowline\nThe bowline makes a "
+    "fixed loop at the end of a rope that neither slips nor jams.",
+    "2.2 Cleat hitch\nThe cleat hitch secures a line to a horn cleat in a few turns.",
+    "Index\nbowline 4\ncleat hitch 5\njib 3\nmainsail 2\nreefing 2\nwinch 3\nknots 4\nsheet 3",
+]
+SAILING_HEADINGS = [  # (level, title, page, line, page_end)
+    (1, "1 Sails", 2, 0, 3), (2, "1.1 Mainsail", 2, 2, 2), (2, "1.2 Jib", 3, 0, 3),
+    (1, "2 Knots", 4, 0, 5), (2, "2.1 Bowline", 4, 2, 4), (2, "2.2 Cleat hitch", 5, 0, 5),
+    (1, "Index", 6, 0, 6),
+]
+KOUKAI = [
+    "目次\n第1章 気象 ..... 2\n1.1 低気圧 ..... 2\n1.2 霧 ..... 3\n第2章 航法 ..... 4",
+    "第1章 気象\n天気図の読み方を説明する。\n1.1 低気圧\n低気圧が近づくと風が強まり、海が荒れる。\n"
+    "早めに港へ戻ること。",
+    "1.2 霧\n霧の中では汽笛を鳴らし、速度を落として航行する。",
+    "第2章 航法\n2.1 コンパス\nコンパスは磁北を指すため、偏差を補正して針路を決める。",
+]
+KOUKAI_HEADINGS = [
+    (1, "第1章 気象", 2, 0, 3), (2, "1.1 低気圧", 2, 2, 2), (2, "1.2 霧", 3, 0, 3),
+    (1, "第2章 航法", 4, 0, 4), (2, "2.1 コンパス", 4, 1, 4),
+]
+HARBOUR = [
+    "Harbour Guide\nEntering the harbour under engine, with fenders ready.",
+    "3.4 Mooring lines\nTie the bow line to the ring with a bowline knot, and keep a spare.",
+]
+
+
+def make_book(title, pages, headings=(), labels=None, embed=True):
+    """Return a book with pages, headings and its search and question indexes built."""
+    book = Book.objects.create(
+        title=title, sha256=hashlib.sha256(title.encode()).hexdigest(),
+        original_filename=f"{title}.pdf", size_bytes=1, page_count=len(pages),
+        structure="toc" if headings else "", toc_pages=[1] if headings else [],
+    )
+    for number, text in enumerate(pages, 1):
+        lines = [{"text": line, "box": [0, 0, 1, 1], "conf": 1.0, "dir": "h"}
+                 for line in text.split("\n")]
+        label = (labels or {}).get(number, "")
+        Page.objects.create(book=book, number=number, width=595, height=842, source="text_layer",
+                            text=text, lines=lines, label=label)
+    parents = []
+    for position, (level, heading_title, page, line, page_end) in enumerate(headings):
+        while parents and parents[-1].level >= level:
+            parents.pop()
+        parents.append(Heading.objects.create(
+            book=book, parent=parents[-1] if parents else None, position=position, level=level,
+            title=heading_title, page=page, page_end=page_end, line=line, status="exact"))
+    search.index_book(book)
+    if embed:
+        store.build(book)
+    return book
+
+
+@pytest.fixture
+def sailing(db):
+    return make_book("Sailing Handbook", SAILING, SAILING_HEADINGS, labels={2: "1", 3: "2"})
+
+
+@pytest.fixture
+def koukai(db):
+    return make_book("航海の手引き", KOUKAI, KOUKAI_HEADINGS)
+
+
+@pytest.fixture
+def shelf(sailing, koukai):
+    return sailing, koukai
+
+
+def first(answer):
+    result = answer.results[0]
+    return result.book_title, result.breadcrumb[-1]
+
+
+def test_the_embed_stage_comes_last():
+    assert STAGES[-1].name == "embed"
+
+
+@pytest.mark.parametrize("question,book,section", [
+    ("The bowline makes a fixed loop at the end of a rope", "Sailing Handbook", "2.1 Bowline"),
+    ("How do I reduce the area of the mainsail in strong wind?", "Sailing Handbook", "1.1 Mainsail"),
+    ("triangular sail forward of the mast", "Sailing Handbook", "1.2 Jib"),
+    ("霧の中では汽笛を鳴らす", "航海の手引き", "1.2 霧"),
+    ("低気圧が近づくとどうなる？", "航海の手引き", "1.1 低気圧"),
+    ("偏差を補正して針路を決める", "航海の手引き", "2.1 コンパス"),
+])
+def test_hybrid_ranking_finds_the_section(shelf, question, book, section):
+    assert first(retrieval.ask(question)) == (book, section)
+
+
+def test_results_carry_breadcrumb_pages_and_printed_labels(shelf):
+    result = retrieval.ask("Reefing reduces its area when the wind is strong").results[0]
+    assert result.breadcrumb == ["1 Sails", "1.1 Mainsail"]
+    assert (result.page_start, result.page_end) == (2, 2)
+    assert (result.printed_start, result.printed_end) == ("1", "1")
+    assert "Reefing reduces its area" in result.excerpt and "reefing" in result.terms
+    knots = retrieval.ask("cleat hitch horn cleat").results[0]
+    assert knots.page_start == 5 and knots.printed_start is None  # not printed: not guessed
+
+
+def test_toc_and_index_pages_never_answer(shelf):
+    for result in retrieval.ask("bowline mainsail winch reefing", limit=20).results:
+        assert result.breadcrumb[-1] != "Index" and result.page_start not in (1, 6)
+
+
+def test_a_book_without_headings_answers_from_pages(db):
+    make_book("Harbour Guide", HARBOUR, embed=False)
+    result = retrieval.ask("bowline knot mooring ring").results[0]
+    assert (result.book_title, result.heading_id, result.page_start) == ("Harbour Guide", None, 1)
+    assert result.page_end == 2
+
+
+def test_iter_results_yields_results_then_the_answer(shelf):
+    items = list(retrieval.iter_results("bowline"))
+    assert isinstance(items[-1], retrieval.Answer)
+    assert items[:-1] == items[-1].results and items[:-1]
+
+
+def test_a_comparison_looks_up_each_part(shelf):
+    answer = retrieval.ask("What is the difference between the jib and the mainsail?")
+    assert answer.type == "compare" and answer.parts == ["the jib", "the mainsail"]
+    tops = {part: [r for r in answer.results if r.part == part][0].breadcrumb[-1]
+            for part in answer.parts}
+    assert tops == {"the jib": "1.2 Jib", "the mainsail": "1.1 Mainsail"}
+
+
+def test_what_a_chapter_covers_lists_its_sections(shelf):
+    answer = retrieval.ask("What does chapter 2 cover?", book_ids=[shelf[0].pk])
+    assert answer.type == "aggregate"
+    assert [r.breadcrumb[-1] for r in answer.results] == ["2 Knots", "2.1 Bowline", "2.2 Cleat hitch"]
+    japanese = retrieval.ask("第1章の内容は？")
+    assert {r.breadcrumb[-1] for r in japanese.results} == {"第1章 気象", "1.1 低気圧", "1.2 霧"}
+
+
+def test_a_page_range_narrows_before_ranking(shelf):
+    answer = retrieval.ask("Which sections discuss the wind between pp. 2-3?",
+                           book_ids=[shelf[0].pk])
+    assert answer.results and all(r.page_start <= 3 for r in answer.results)
+    assert "2 Knots" not in {r.breadcrumb[-1] for r in answer.results}
+
+
+def test_which_book_recommends_the_one_with_a_whole_chapter(sailing):
+    make_book("Harbour Guide", HARBOUR)
+    answer = retrieval.ask("Which book covers knots like the bowline?")
+    assert answer.type == "which_book"
+    first, second = answer.recommendation[:2]
+    assert (first.book_title, first.unit) == ("Sailing Handbook", "chapter")
+    assert "whole chapter" in first.reason and second.book_title == "Harbour Guide"
+    assert second.unit == "mentions"
+
+
+def test_follow_ups_narrow_and_step_through_the_book(shelf):
+    answer = retrieval.ask("wind")
+    assert {r.book_id for r in answer.results} == {shelf[0].pk, shelf[1].pk}
+    only = retrieval.ask("only in 航海の手引き", context=answer.context())
+    assert only.results and {r.book_id for r in only.results} == {shelf[1].pk}
+    bowline = retrieval.ask("The bowline makes a fixed loop")
+    after = retrieval.ask("the next section", context=bowline.context())
+    assert after.type == "navigate" and first(after) == ("Sailing Handbook", "2.2 Cleat hitch")
+    before = retrieval.ask("前の節", context=bowline.context())
+    assert first(before) == ("Sailing Handbook", "2 Knots")
+
+
+def test_a_rebuilt_index_follows_a_moved_heading(sailing):
+    assert retrieval.ask("triangular sail").results[0].page_start == 3
+    Heading.objects.filter(book=sailing, title="1.2 Jib").update(page=2, line=4)
+    store.build(sailing)
+    assert retrieval.ask("triangular sail").results[0].page_start == 2
+
+
+def test_headings_changed_queues_the_embed_stage_again(sailing):
+    StageRun.objects.create(book=sailing, stage="embed", position=4, status="done")
+    headings_changed.send(sender=Heading, book=sailing)
+    assert StageRun.objects.get(book=sailing, stage="embed").status == "pending"
+
+
+def test_api_ask_needs_an_account(client, shelf):
+    assert client.get("/api/ask", {"q": "bowline"}).status_code == 401
+
+
+def test_api_ask_answers_readers(bob_client, shelf):
+    response = bob_client.get("/api/ask", {"q": "bowline fixed loop", "book": shelf[0].pk,
+                                           "synthesize": "false"})
+    assert response.status_code == 200
+    body = response.json()
+    assert body["type"] == "lookup" and body["answer"] is None
+    assert body["results"][0]["breadcrumb"] == ["2 Knots", "2.1 Bowline"]
+    assert {r["book_id"] for r in body["results"]} == {shelf[0].pk}
+    assert body["context"]["question"] == "bowline fixed loop"
+
+
+def test_api_ask_post_carries_the_follow_up_context(bob_client, shelf):
+    first_answer = bob_client.post("/api/ask", {"question": "wind", "synthesize": False},
+                                   content_type="application/json").json()
+    follow = bob_client.post("/api/ask", {"question": "only in Sailing Handbook",
+                                          "context": first_answer["context"]},
+                             content_type="application/json").json()
+    assert {r["book_id"] for r in follow["results"]} == {shelf[0].pk}
+    empty = bob_client.post("/api/ask", {"question": "  "}, content_type="application/json")
+    assert empty.status_code == 400
+
+
+def test_the_ask_command_prints_json(shelf):
+    out = StringIO()
+    call_command("ask", "霧の中では汽笛を鳴らす", "--json", "--book", str(shelf[1].pk), stdout=out)
+    payload = json.loads(out.getvalue())
+    assert set(payload) >= {"type", "results", "answer"}
+    assert set(payload["results"][0]) == {
+        "book_id", "book_title", "breadcrumb", "page_start", "page_end", "printed_start",
+        "printed_end", "excerpt", "score"}
+    assert payload["results"][0]["breadcrumb"] == ["第1章 気象", "1.2 霧"]
+
+
+def test_the_benchmark_asks_known_item_questions(sailing, tmp_path):
+    from retrieval import bench
+
+    (tmp_path / "questions").mkdir()
+    question = {"qid": "sail-q001", "query": "Its sheets lead aft to the winches in the cockpit.",
+                "answer": {"title": "Jib", "breadcrumb": ["Sails", "Jib"], "page_start": 3,
+                           "page_end": 3, "sentence_page": 3}}
+    (tmp_path / "questions" / "sail.questions.jsonl").write_text(json.dumps(question) + "\n")
+    lines = []
+    figures = bench.bench(["sail", "gone"], tmp_path, lambda bid: sailing if bid == "sail" else None,
+                          lines.append)
+    assert (figures["questions"], figures["hit1"], figures["page1"]) == (1, 1.0, 1.0)
+    assert figures["flat_page1"] == 1.0 and "sailing" not in figures["misses"]
+    assert lines[0] == "gone: no book; skipped" and "section hit@1" in lines[-1]
+
+
+def test_the_model_splits_a_comparison_the_rules_cannot(shelf, monkeypatch):
+    import llm
+
+    reply = SimpleNamespace(text='{"parts": ["the jib", "the mainsail", "a kraken"]}')
+    monkeypatch.setattr(llm, "load", lambda: object())
+    monkeypatch.setattr(llm, "ask", lambda model, messages, schema, **limits: reply)
+    answer = retrieval.ask("How do the jib and the mainsail compare?")
+    assert answer.type == "compare" and answer.parts == ["the jib", "the mainsail"]
+    monkeypatch.setattr(llm, "load", lambda: None)
+    assert retrieval.ask("How do the jib and the mainsail compare?").type == "lookup"

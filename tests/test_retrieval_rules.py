@@ -1,0 +1,239 @@
+"""The pure cores of retrieval: chunking, skyline, query types, follow-ups, terms."""
+
+from types import SimpleNamespace
+
+import pytest
+
+from retrieval import query, terms
+from retrieval.chunks import flat_windows, page_windows, passages, section_chunks
+from retrieval.skyline import candidates, dominates, skyline
+
+
+def heading(pk, title, page, line, level=1, parent=None, page_end=None, status="exact"):
+    return SimpleNamespace(pk=pk, parent_id=parent, position=pk, level=level, title=title,
+                           page=page, page_end=page_end, line=line, status=status)
+
+
+PAGES = {
+    1: ["Contents", "1 Sails ..... 2", "1.1 Mainsail ..... 2", "2 Knots ..... 3", "Index ..... 4"],
+    2: ["1 Sails", "Sails turn wind into motion.", "1.1 Mainsail", "The mainsail is reefed in a gale."],
+    3: ["more about reefing.", "2 Knots", "The bowline makes a fixed loop."],
+    4: ["Index", "bowline 3", "mainsail 2", "reefing 2"],
+}
+HEADINGS = [
+    heading(1, "1 Sails", 2, 0, page_end=3),
+    heading(2, "1.1 Mainsail", 2, 2, level=2, parent=1, page_end=3),
+    heading(3, "2 Knots", 3, 1, page_end=3),
+    heading(4, "Index", 4, 0, page_end=4),
+    heading(5, "3 Lost", None, None),
+]
+
+
+def by_title(chunks):
+    return {chunk.title: chunk for chunk in chunks}
+
+
+def test_it_cuts_sections_at_heading_lines():
+    chunks = by_title(section_chunks(HEADINGS, PAGES, excluded={1}, page_count=4))
+    assert chunks["1 Sails"].text == "1 Sails Sails turn wind into motion."
+    assert chunks["1.1 Mainsail"].text.startswith("1.1 Mainsail The mainsail is reefed")
+    assert chunks["1.1 Mainsail"].text.endswith("more about reefing.")
+    assert "bowline" not in chunks["1.1 Mainsail"].text
+    assert chunks["2 Knots"].text == "2 Knots The bowline makes a fixed loop."
+
+
+def test_sections_carry_breadcrumb_pages_and_tree():
+    chunks = section_chunks(HEADINGS, PAGES, excluded={1}, page_count=4)
+    sails, mainsail = by_title(chunks)["1 Sails"], by_title(chunks)["1.1 Mainsail"]
+    assert mainsail.breadcrumb == ["1 Sails", "1.1 Mainsail"]
+    assert (sails.page_start, sails.page_end) == (2, 3)
+    assert sails.span == [2, 2] and mainsail.span == [2, 3]
+    assert mainsail.parent_key == sails.key and sails.children == [mainsail.key]
+
+
+def test_toc_index_and_unplaced_headings_are_not_chunks():
+    chunks = section_chunks(HEADINGS, PAGES, excluded={1}, page_count=4)
+    assert set(by_title(chunks)) == {"1 Sails", "1.1 Mainsail", "2 Knots"}
+    assert not any("....." in chunk.text or "bowline 3" in chunk.text for chunk in chunks)
+
+
+def test_a_list_of_figures_is_excluded_like_the_toc():
+    pages = {**PAGES, 5: ["Figure 1 A sail", "Figure 2 A knot"]}
+    lists = heading(6, "2.9 Figures", 5, 0, level=2, parent=3)
+    chunks = section_chunks([*HEADINGS, lists], pages, excluded={1, 5}, page_count=5)
+    assert "2.9 Figures" not in by_title(chunks)
+
+
+def test_a_book_without_structure_answers_from_page_windows():
+    pages = {n: [f"page {n} text about sailing"] for n in range(1, 6)}
+    chunks = section_chunks([], pages, page_count=5)
+    assert [(c.page_start, c.page_end) for c in chunks] == [(1, 2), (3, 4), (5, 5)]
+    assert all(c.heading_id is None and c.breadcrumb == [] for c in chunks)
+
+
+def test_page_windows_skip_index_like_and_colophon_pages():
+    index_page = [f"term {n}, {n * 3}" for n in range(12)]
+    colophon = ["Printed in Japan", "ISBN 978-4-00-000000-0"]
+    chunks = page_windows({1: ["Body text."], 2: index_page, 3: colophon}, [1, 2, 3])
+    assert [(c.page_start, c.page_end) for c in chunks] == [(1, 1)]
+
+
+def test_flat_windows_are_fixed_size_and_keep_pages():
+    pages = {1: ["word " * 300], 2: ["word " * 300]}
+    chunks = flat_windows(pages, tokens=500)
+    assert [(c.page_start, c.page_end) for c in chunks] == [(1, 2), (2, 2)]
+
+
+def test_passages_start_with_the_breadcrumb_and_stay_short():
+    chunk = section_chunks(HEADINGS, PAGES, excluded={1}, page_count=4)[1]
+    out = passages(chunk, size=20)
+    assert out[0] == "1 Sails > 1.1 Mainsail"
+    assert all(len(p) <= 40 for p in out)
+
+
+@pytest.mark.parametrize("points,expected", [
+    ({"a": (1, 0), "b": (0, 1), "c": (0.5, 0.5), "d": (0.4, 0.4)}, {"a", "b", "c"}),
+    ({"a": (1, 1), "b": (0.5, 0.9)}, {"a"}),
+    ({"a": (1, 1), "b": (1, 1)}, {"a", "b"}),
+    ({}, set()),
+])
+def test_skyline_keeps_what_nothing_dominates(points, expected):
+    assert set(skyline(points)) == expected
+
+
+def test_a_small_skyline_is_topped_up_with_the_best_of_each_score():
+    points = {"top": (1, 1), "g2": (0.9, 0), "t2": (0, 0.9), "g3": (0.8, 0), "low": (0.1, 0.1)}
+    assert candidates(points, 3) == ["top", "g2", "t2"]
+    assert set(candidates(points, 10)) == set(points)
+    assert dominates((1, 1), (1, 0)) and not dominates((1, 0), (0, 1))
+
+
+@pytest.mark.parametrize("question,kind", [
+    ("How do I tie a bowline?", query.LOOKUP),
+    ("もやい結びの結び方は？", query.LOOKUP),
+    ("Which book covers knots?", query.WHICH_BOOK),
+    ("What book should I read first about reefing?", query.WHICH_BOOK),
+    ("霧について、どの本を読めばいいですか？", query.WHICH_BOOK),
+    ("What is the difference between a bowline and a cleat hitch?", query.COMPARE),
+    ("Compare the jib with the mainsail", query.COMPARE),
+    ("低気圧と霧の違い", query.COMPARE),
+    ("What is a jib? And how do I reef?", query.COMPARE),
+    ("What does chapter 4 cover?", query.AGGREGATE),
+    ("Which sections discuss winches between pp. 100-200?", query.AGGREGATE),
+    ("第2章の内容は？", query.AGGREGATE),
+    ("100〜200ページで霧について", query.AGGREGATE),
+])
+def test_rules_decide_the_query_type(question, kind):
+    assert query.plan(question).type == kind
+
+
+def test_plans_carry_what_narrows_them():
+    assert query.plan("What is the difference between a bowline and a cleat hitch?").parts == [
+        "a bowline", "a cleat hitch"]
+    assert query.plan("低気圧と霧の違い").parts == ["低気圧", "霧"]
+    between = query.plan("Which sections discuss winches between pp. 100–200?")
+    assert between.pages == (100, 200) and between.topic == "winches"
+    chapter = query.plan("What does chapter 4 cover?")
+    assert chapter.section == ("chapter", "4") and query.is_aggregate_listing(chapter.topic)
+    assert query.plan("第十二章の概要").section == ("章", "12")
+    assert query.plan("Which book covers knots?").topic == "knots"
+    unsure = query.plan("How do the jib and the mainsail compare?")
+    assert (unsure.type, unsure.unsure) == (query.LOOKUP, True)
+
+
+BOOKS = {1: "Sailing Handbook", 2: "航海の手引き", 3: "Harbour Guide"}
+CONTEXT = {"question": "bowline", "book_ids": [1, 2, 3],
+           "sections": [{"book_id": 1, "heading_id": 7, "page_start": 4, "page_end": 4}]}
+
+
+@pytest.mark.parametrize("text,book_ids", [
+    ("only in Harbour Guide", [3]),
+    ("Only in the book sailing handbook?", [1]),
+    ("航海の手引きだけで", [2]),
+    ("just in harbour", [3]),
+])
+def test_only_in_book_repeats_the_question_in_that_book(text, book_ids):
+    resolved = query.follow_up(text, CONTEXT, BOOKS)
+    assert (resolved.question, resolved.book_ids) == ("bowline", book_ids)
+
+
+def test_next_previous_and_more_refer_to_the_previous_answer():
+    assert query.follow_up("the next section", CONTEXT, BOOKS).navigate == 1
+    assert query.follow_up("次の節", CONTEXT, BOOKS).navigate == 1
+    assert query.follow_up("previous", CONTEXT, BOOKS).navigate == -1
+    assert query.follow_up("more", CONTEXT, BOOKS).exclude_previous
+
+
+def test_a_new_question_is_no_follow_up():
+    resolved = query.follow_up("How do I reef the mainsail?", CONTEXT, BOOKS)
+    assert resolved.question == "How do I reef the mainsail?" and resolved.book_ids is None
+    assert query.follow_up("the next section", None, BOOKS).navigate == 0
+
+
+def test_match_terms_cover_english_words_and_japanese_trigrams():
+    assert terms.match_terms("The bowline makes a LOOP") == ["bowline", "makes", "loop"]
+    assert terms.match_terms("もやい結び") == ["もやい", "やい結", "い結び"]
+
+
+def test_highlights_are_the_longest_matching_stretches():
+    text = terms.normalise("もやい結びは、ロープの端に輪を作る。")
+    found = [t for t in terms.match_terms("もやい結びで輪を作る") if t in text]
+    assert terms.highlights("もやい結びで輪を作る", text, found) == ["もやい結び", "輪を作る"]
+
+
+def test_a_heading_placed_without_a_line_keeps_its_text_after_its_parent():
+    pages = {2: ["2.3 Strings", "Defined strings.", "2.4 Special", "Intro.", "Two marks quote."]}
+    headings = [heading(1, "2.3 Strings", 2, 0, page_end=2), heading(2, "2.4 Special", 2, 2),
+                heading(3, "2.4.1 Quotes", 2, None, level=2, parent=2)]
+    chunks = by_title(section_chunks(headings, pages, page_count=2))
+    assert chunks["2.3 Strings"].text == "2.3 Strings Defined strings."
+    assert chunks["2.4 Special"].text == "2.4 Special"
+    assert chunks["2.4.1 Quotes"].text == "Intro. Two marks quote."
+
+
+def test_proximity_rewards_words_side_by_side():
+    words = ["framed", "environment", "handy"]
+    together = "the framed environment is handy here"
+    apart = "framed " + "x" * 300 + " environment " + "y" * 300 + " handy"
+    assert terms.proximity(words, together, 80) == 1.0
+    assert terms.proximity(words, apart, 80) == 0.5  # "environment" alone: half the letters
+
+
+def test_a_range_mentioned_in_passing_is_no_aggregation():
+    sentence = "The framed environment, described later in Chapter 15, might come in handy for this."
+    assert query.plan(sentence).type == query.LOOKUP
+    assert query.plan("chapter 3 knots").type == query.AGGREGATE
+
+
+def test_a_heading_without_a_line_is_found_on_its_page():
+    pages = {86: ["72", "5.2.3 Fonts", "Advice on fonts.", "5.3", "Space", "5.3.1 Lines", "Spacing."]}
+    headings = [heading(1, "5.2.3 Fonts", 86, 1, level=3), heading(2, "5.3 Space", 86, None, level=2),
+                heading(3, "5.3.1 Lines", 86, 5, level=3, parent=2)]
+    chunks = by_title(section_chunks(headings, pages, page_count=86))
+    assert chunks["5.2.3 Fonts"].text == "5.2.3 Fonts Advice on fonts."
+    assert chunks["5.3 Space"].text == "5.3 Space"
+
+
+@pytest.mark.parametrize("title,number", [
+    ("3ソースコードの変更", "3"), ("3.3指定場所へ", "3.3"), ("Chapter 4 Floats", "4"),
+    ("Part II Presentations", "ii"), ("第十二章 結び", "12"), ("Preface", None),
+])
+def test_a_heading_number_is_read_as_printed(title, number):
+    from retrieval.answers import _heading_number
+
+    assert _heading_number(title) == number
+
+
+def test_sections_without_the_words_far_below_their_books_best_are_dropped():
+    from retrieval.rank import Scored, without_noise
+
+    def scored(book, key, score, found):
+        return Scored(book, key, score, 0, 0, 0, found)
+
+    ranked = [scored(1, 0, 0.9, ["bowline"]), scored(2, 0, 0.5, []), scored(1, 1, 0.6, []),
+              scored(1, 2, 0.4, []), scored(2, 1, 0.2, [])]
+    kept = [(s.book_id, s.key) for s in without_noise(ranked)]
+    # book 1 holds the word: its wordless 0.4 (< 0.6 × 0.9) goes, 0.6 stays;
+    # book 2 answers in other words only, so it keeps everything
+    assert kept == [(1, 0), (2, 0), (1, 1), (2, 1)]
+    assert without_noise([]) == []
