@@ -1,0 +1,82 @@
+"""What a reader does in chat: ask a question (in a conversation), delete a conversation."""
+
+from django.db import transaction
+from django.shortcuts import get_object_or_404
+
+from books.models import Book
+from chat.models import TITLE_LENGTH, Conversation, Message
+
+MAX_QUESTION_CHARS = 2000
+CONVERSATIONS_SHOWN = 50
+
+
+class AskError(Exception):
+    """A question that cannot be asked; message is meant for the user."""
+
+
+def conversations_of(user, limit: int = CONVERSATIONS_SHOWN):
+    return list(Conversation.objects.filter(user=user)[:limit])
+
+
+def get_conversation(user, pk: int) -> Conversation:
+    """Return the user's conversation pk; 404 for anyone else's (its existence is private)."""
+    return get_object_or_404(Conversation, pk=pk, user=user)
+
+
+def get_answer(user, pk: int) -> Message:
+    return get_object_or_404(
+        Message.objects.select_related("conversation"),
+        pk=pk, role=Message.Role.ASSISTANT, conversation__user=user,
+    )
+
+
+def check_question(text: str, book_id: str | None) -> tuple[str, list[int]]:
+    """Return the cleaned question and the books it is limited to, or raise AskError."""
+    question = " ".join((text or "").split())
+    if not question:
+        raise AskError("Type a question first.")
+    if len(question) > MAX_QUESTION_CHARS:
+        raise AskError(f"Keep the question under {MAX_QUESTION_CHARS} characters.")
+    if not book_id:
+        return question, []
+    try:
+        book = Book.objects.only("pk").get(pk=int(book_id))
+    except (ValueError, Book.DoesNotExist):
+        raise AskError("That book is not on the shelf any more.") from None
+    return question, [book.pk]
+
+
+@transaction.atomic
+def do_ask(user, question: str, book_ids: list[int], conversation=None) -> Message:
+    """Record the question and an answer waiting to be written; return the answer."""
+    if conversation is None:
+        conversation = Conversation.objects.create(user=user, title=question[:TITLE_LENGTH])
+    Message.objects.create(conversation=conversation, role=Message.Role.USER, text=question,
+                           book_ids=book_ids)
+    answer = Message.objects.create(
+        conversation=conversation, role=Message.Role.ASSISTANT, status=Message.Status.PENDING,
+        book_ids=book_ids,
+    )
+    conversation.save(update_fields=["updated_at"])
+    return answer
+
+
+def question_of(answer: Message) -> Message | None:
+    """Return the question that answer answers (the user message just before it)."""
+    return (answer.conversation.messages.filter(role=Message.Role.USER, id__lt=answer.id)
+            .order_by("-id").first())
+
+
+def previous_context(answer: Message):
+    """Return the retrieval state of the answer before this one in its conversation.
+
+    A follow-up starts from it, so "only in book B" or "the next section" mean something.
+    """
+    previous = (answer.conversation.messages
+                .filter(role=Message.Role.ASSISTANT, status=Message.Status.DONE, id__lt=answer.id)
+                .order_by("-id").only("context").first())
+    return previous.context if previous else None
+
+
+def delete_conversation(user, pk: int) -> None:
+    get_conversation(user, pk).delete()

@@ -1,0 +1,163 @@
+"""Answering a question: one generator of events that both the stream and the plain form use.
+
+The events, in order: a `card` per place found (as soon as retrieval has it),
+`recommendation` when several books cover the question, `cards` once the
+places are all known, then `token`s of the short answer as the model writes
+them, the final `answer`, and `done`; or `error` with a plain message. The
+database connection is closed before the model starts writing, and opened
+again only to store the answer.
+"""
+
+import json
+import logging
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.db import connection
+from django.db.models import Q
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from books.models import Book
+from chat import actions, cards, retrieve, synthesis
+from chat.models import Message
+
+logger = logging.getLogger(__name__)
+
+STALE = timedelta(minutes=10)
+MAX_CARDS = 10  # a which-book question ranks many places; a reader wants the best few
+TEMPLATE = "chat/_answer.html"
+FAILED_MESSAGE = "Something went wrong while looking for the answer. Try asking again."
+
+
+@dataclass(frozen=True)
+class Event:
+    name: str
+    data: dict
+
+    def sse(self) -> str:
+        """Return the event as a server-sent event (one JSON line of data)."""
+        return f"event: {self.name}\ndata: {json.dumps(self.data, ensure_ascii=False)}\n\n"
+
+
+def release_connection() -> None:
+    """Close this thread's database connection, unless a transaction still needs it (tests)."""
+    if not connection.in_atomic_block:
+        connection.close()
+
+
+def claim(answer_id: int) -> bool:
+    """Mark a waiting answer as being written; False if someone else is writing it.
+
+    An answer left "running" for longer than STALE (its writer died) may be claimed again.
+    """
+    now = timezone.now()
+    waiting = Q(status=Message.Status.PENDING) | Q(status=Message.Status.RUNNING,
+                                                  updated_at__lt=now - STALE)
+    claimed = Message.objects.filter(waiting, pk=answer_id).update(
+        status=Message.Status.RUNNING, updated_at=now)
+    return claimed == 1
+
+
+def events(answer_id: int) -> Iterator[Event]:
+    """Yield the events of answer answer_id: written now if it waits, else replayed."""
+    if not claim(answer_id):
+        yield from replay(Message.objects.select_related("conversation").get(pk=answer_id))
+        return
+    answer = Message.objects.select_related("conversation").get(pk=answer_id)
+    written = {"text": "", "finished": False}
+    try:
+        yield from _write(answer, written)
+    except Exception:
+        logger.exception("Answering message %s failed", answer_id)
+        _store(answer, written, Message.Status.FAILED, FAILED_MESSAGE)
+        yield Event("error", {"message": FAILED_MESSAGE})
+    finally:
+        if not written["finished"]:  # the reader went away mid-answer: keep what was found
+            _store(answer, written, Message.Status.DONE, "")
+
+
+def _write(answer: Message, written: dict) -> Iterator[Event]:
+    question = actions.question_of(answer).text
+    found = retrieve.search(question, user=answer.conversation.user,
+                            book_ids=answer.book_ids or None,
+                            context=actions.previous_context(answer))
+    page_counts: dict[int, int] = {}
+    answer.results = []
+    while True:
+        try:
+            result = next(found)
+        except StopIteration as stop:
+            outcome = stop.value or retrieve.Outcome()
+            break
+        if len(answer.results) >= MAX_CARDS:
+            continue  # read on: the outcome comes after the last result
+        card = cards.card(result, len(answer.results) + 1)
+        card["book_pages"] = _page_count(card["book_id"], page_counts)
+        answer.results.append(card)
+        yield Event("card", {"n": card["n"], "html": render_card(card, answer.pk)})
+    answer.answer_type = outcome.type[:32]
+    answer.recommendation = cards.plain(outcome.recommendation) or None
+    answer.context = cards.plain(outcome.context)
+    answer.note = outcome.note[:300]
+    answer.save(update_fields=["results", "answer_type", "recommendation", "context", "note",
+                               "updated_at"])
+    if answer.recommendation:
+        yield Event("recommendation", {"html": _render("recommendation", answer)})
+    yield Event("cards", {"count": len(answer.results), "html": _render("summary", answer)})
+    release_connection()
+    for piece in synthesis.stream_synthesis(question, answer.results):
+        written["text"] += piece
+        yield Event("token", {"text": piece})
+    _store(answer, written, Message.Status.DONE, "")
+    yield Event("answer", {"html": _render("synthesis", answer)})
+    yield Event("done", {})
+
+
+def _page_count(book_id, known: dict) -> int | None:
+    if book_id not in known:
+        pages = Book.objects.filter(pk=book_id).values_list("page_count", flat=True)
+        known[book_id] = pages.first()
+    return known[book_id]
+
+
+def _store(answer: Message, written: dict, status: str, error: str) -> None:
+    written["finished"] = True
+    answer.text = synthesis.clean_citations(written["text"], len(answer.results or []))
+    answer.status = status
+    answer.error = error
+    answer.save(update_fields=["text", "status", "error", "results", "updated_at"])
+    release_connection()
+
+
+def replay(answer: Message) -> Iterator[Event]:
+    """Yield the events of an answer that is already written (or being written elsewhere)."""
+    if not answer.finished:
+        yield Event("busy", {"message": "This answer is still being written. "
+                                        "Reload the page in a moment to see it."})
+        return
+    for card in answer.results:
+        yield Event("card", {"n": card["n"], "html": render_card(card, answer.pk)})
+    if answer.recommendation:
+        yield Event("recommendation", {"html": _render("recommendation", answer)})
+    yield Event("cards", {"count": len(answer.results), "html": _render("summary", answer)})
+    if answer.status == Message.Status.FAILED:
+        yield Event("error", {"message": answer.error or FAILED_MESSAGE})
+        return
+    yield Event("answer", {"html": _render("synthesis", answer)})
+    yield Event("done", {})
+
+
+def render_card(card: dict, answer_id: int) -> str:
+    return render_to_string(f"{TEMPLATE}#card", {"card": cards.present(card, answer_id)})
+
+
+def _render(partial: str, answer: Message) -> str:
+    return render_to_string(f"{TEMPLATE}#{partial}", {"answer": answer})
+
+
+def answer_now(answer_id: int) -> None:
+    """Write the answer without streaming (for browsers without JavaScript)."""
+    for _ in events(answer_id):
+        pass

@@ -1,0 +1,138 @@
+"""Result cards: the places retrieval found, as stored on a message and as shown (pure helpers).
+
+A card is a plain dict, JSON-safe, made once from a retrieval result and kept
+on the answer so a conversation reads back exactly as it was answered.
+"""
+
+import dataclasses
+from urllib.parse import quote
+
+from django.urls import reverse
+
+from books.text import excerpt as highlight
+
+FIELDS = ("book_id", "book_title", "breadcrumb", "heading_id", "page_start", "page_end",
+          "printed_start", "printed_end", "excerpt", "terms", "score", "part")
+
+
+def plain(value):
+    """Return value as JSON-safe data: dataclasses and objects become dicts, tuples lists."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, dict):
+        return {str(key): plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [plain(item) for item in value]
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    if hasattr(value, "__dict__"):
+        return {key: plain(item) for key, item in vars(value).items() if not key.startswith("_")}
+    return str(value)
+
+
+def card(result, n: int, book_pages: int | None = None) -> dict:
+    """Return the stored card for a retrieval result (an object or a dict), numbered n."""
+    get = result.get if isinstance(result, dict) else lambda name, default=None: getattr(
+        result, name, default)
+    data = {name: plain(get(name)) for name in FIELDS}
+    data["breadcrumb"] = [str(part) for part in (data["breadcrumb"] or [])]
+    data["terms"] = [str(term) for term in (data["terms"] or [])]
+    data["excerpt"] = data["excerpt"] or ""
+    data["book_title"] = data["book_title"] or ""
+    data["printed_start"] = _label(data["printed_start"])
+    data["printed_end"] = _label(data["printed_end"]) or data["printed_start"]
+    if data["page_end"] is None:
+        data["page_end"] = data["page_start"]
+    data["n"] = n
+    data["book_pages"] = book_pages
+    return data
+
+
+def _label(value) -> str:
+    return "" if value is None else str(value)
+
+
+def _span(first, last, one: str, many: str) -> str:
+    return f"{one} {first}" if first == last else f"{many} {first}–{last}"
+
+
+def printed_pages(data: dict) -> str:
+    """Return "pp. 12–15", or "" when the printed numbers are not known."""
+    if not (data["printed_start"] and data["printed_end"]):
+        return ""
+    return _span(data["printed_start"], data["printed_end"], "p.", "pp.")
+
+
+def physical_pages(data: dict) -> str:
+    return _span(data["page_start"], data["page_end"], "PDF page", "PDF pages")
+
+
+def preview_label(data: dict) -> str:
+    """Return the preview link's text for the card's first page."""
+    if data["printed_start"]:
+        return f"Preview page {data['printed_start']}"
+    return f"Preview PDF page {data['page_start']}"
+
+
+def download_label(data: dict) -> str:
+    """Return the download link's text: printed pages where known, else PDF pages."""
+    if data["printed_start"] and data["printed_end"]:
+        pages = _span(data["printed_start"], data["printed_end"], "page", "pages")
+        return f"Download {pages} (PDF)"
+    return f"Download {physical_pages(data)}"
+
+
+def present(data: dict, message_id: int | None = None) -> dict:
+    """Return what the card template needs: the card plus its labels and links."""
+    query = " ".join(data["terms"])
+    page_url = reverse("page", args=[data["book_id"], data["page_start"]])
+    clip_url = reverse("clip", args=[data["book_id"]])
+    return {
+        **data,
+        "anchor": f"m{message_id}-r{data['n']}" if message_id else f"r{data['n']}",
+        "segments": highlight(data["excerpt"], data["terms"], width=len(data["excerpt"]) or 1),
+        "printed": printed_pages(data),
+        "physical": physical_pages(data),
+        "download_label": download_label(data),
+        "preview_label": preview_label(data),
+        "page_url": f"{page_url}?q={quote(query)}" if query else page_url,
+        "thumb_url": reverse("page-image", args=[data["book_id"], data["page_start"], "thumb"]),
+        "book_url": reverse("book", args=[data["book_id"]]),
+        "clip_url": f"{clip_url}?start={data['page_start']}&end={data['page_end']}",
+        "clip_form_url": clip_url,
+    }
+
+
+def picks(value) -> list[dict]:
+    """Return structured which-book recommendations as shown: book, reason, link to where."""
+    out = []
+    for item in value if isinstance(value, list) else []:
+        if not isinstance(item, dict) or not item.get("book_title"):
+            continue
+        title, reason = str(item["book_title"]), str(item.get("reason") or "")
+        # The reason usually opens with the title ("A covers this in a whole chapter…").
+        rest = reason[len(title):] if reason.startswith(title) else f" — {reason}" * bool(reason)
+        pick = {"book_title": title, "reason": reason, "rest": rest}
+        where = item.get("where")
+        if isinstance(where, dict) and where.get("book_id") and where.get("page_start"):
+            place = card(where, 0)
+            pick["page_url"] = reverse("page", args=[place["book_id"], place["page_start"]])
+            pick["where_label"] = f"Open {printed_pages(place) or physical_pages(place)}"
+        out.append(pick)
+    return out
+
+
+def recommendation_text(value) -> str:
+    """Return a which-book recommendation as one readable sentence or paragraph."""
+    if not value:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict):
+        for key in ("text", "summary", "message", "reason"):
+            if value.get(key):
+                return str(value[key])
+        return ""
+    if isinstance(value, list):
+        return " ".join(part for part in (recommendation_text(item) for item in value) if part)
+    return str(value)

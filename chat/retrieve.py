@@ -1,0 +1,40 @@
+"""The seam between chat and the retrieval package: results as they are found, then the outcome.
+
+`search` is a generator: it yields retrieval results one by one, as soon as
+retrieval has them, and returns an `Outcome` (query type, recommendation, a
+note for people, and the state a follow-up question builds on). Tests
+replace it with a fake.
+"""
+
+from collections.abc import Generator
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Outcome:
+    type: str = ""
+    recommendation: object = None
+    context: dict | None = None
+    note: str = ""
+
+
+def search(question: str, *, user=None, book_ids=None, context=None) -> Generator:
+    """Yield the results for question, best first; return the Outcome."""
+    import retrieval
+
+    for item in retrieval.iter_results(question, user=user, book_ids=book_ids, context=context):
+        if isinstance(item, retrieval.Answer):
+            return outcome(item)
+        yield item
+    return Outcome()
+
+
+def outcome(answer) -> Outcome:
+    """Return the parts of a retrieval answer that chat keeps besides the results."""
+    state = getattr(answer, "context", None)
+    return Outcome(
+        type=str(getattr(answer, "type", "") or ""),
+        recommendation=getattr(answer, "recommendation", None),
+        context=state() if callable(state) else state,
+        note=str(getattr(answer, "note", "") or ""),
+    )

@@ -1,0 +1,42 @@
+"""Template helpers for the chat page: cards as shown, answers with their citations linked."""
+
+import re
+
+from django import template
+from django.utils.html import escape, format_html
+from django.utils.safestring import mark_safe
+
+from chat import cards
+
+register = template.Library()
+_CITATION = re.compile(r"\[(\d+(?:, \d+)*)\]")
+
+
+@register.simple_tag
+def shown_cards(answer):
+    """Return the answer's cards ready for the card template."""
+    return [cards.present(card, answer.pk) for card in answer.results or []]
+
+
+@register.simple_tag
+def recommendations(answer):
+    """Return the answer's which-book recommendations, each with a link to its place."""
+    return cards.picks(answer.recommendation)
+
+
+@register.filter
+def cited(text, answer):
+    """Return the answer text as HTML, each citation [n] a link to card n of this answer."""
+
+    def link(match):
+        numbers = match.group(1).split(", ")
+        links = (format_html('<a href="#m{}-r{}" class="cite">{}</a>', answer.pk, n, n)
+                 for n in numbers)
+        return "[" + ", ".join(links) + "]"
+
+    return mark_safe(_CITATION.sub(link, escape(text)))  # noqa: S308 (escaped above)
+
+
+@register.filter
+def recommendation_text(value):
+    return cards.recommendation_text(value)
