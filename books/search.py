@@ -2,8 +2,9 @@
 
 On SQLite, an FTS5 table with the trigram tokenizer matches any substring of
 three characters or more without a word segmenter; shorter terms fall back to
-LIKE over the same normalised text. Other databases use case-insensitive
-containment through the ORM.
+LIKE over the same normalised text. On PostgreSQL, a table of the same shape
+carries a pg_trgm GIN index that serves ILIKE for every term. Other databases
+use case-insensitive containment through the ORM.
 """
 
 from dataclasses import dataclass
@@ -27,7 +28,13 @@ class Hit:
 
 
 def uses_fts() -> bool:
+    """Return True on SQLite, where FTS_TABLE is an FTS5 table (MATCH, bm25)."""
     return connection.vendor == "sqlite"
+
+
+def _has_table() -> bool:
+    """Return True if the database keeps normalised page text in FTS_TABLE (SQLite, PostgreSQL)."""
+    return connection.vendor in ("sqlite", "postgresql")
 
 
 def index_book(book, progress=None, batch_size=200) -> int:
@@ -49,14 +56,14 @@ def index_book(book, progress=None, batch_size=200) -> int:
 
 
 def _insert(rows) -> int:
-    if rows and uses_fts():
+    if rows and _has_table():
         with connection.cursor() as cursor:
             cursor.executemany(f"INSERT INTO {FTS_TABLE} (rowid, text) VALUES (%s, %s)", rows)
     return len(rows)
 
 
 def remove_book(book_id: int) -> None:
-    if uses_fts():
+    if _has_table():
         with connection.cursor() as cursor:
             cursor.execute(
                 f"DELETE FROM {FTS_TABLE} WHERE rowid IN "
@@ -70,7 +77,8 @@ def search(query: str, book_ids=None, limit: int = 50) -> list[Hit]:
     terms = query_terms(query)
     if not terms:
         return []
-    rows = _search_fts(terms, book_ids, limit) if uses_fts() else _search_orm(terms, book_ids, limit)
+    search_rows = {"sqlite": _search_fts, "postgresql": _search_pg}.get(connection.vendor, _search_orm)
+    rows = search_rows(terms, book_ids, limit)
     return [
         Hit(page_id=page_id, book_id=book_id, page=number, score=score,
             excerpt=excerpt(text, terms))
@@ -107,6 +115,74 @@ def _search_fts(terms, book_ids, limit):
         cursor.execute(sql, [*params, limit])
         # bm25 is lower for better matches; report higher-is-better scores.
         return [(pid, bid, num, text, -rank) for pid, bid, num, text, rank in cursor.fetchall()]
+
+
+def page_scores(terms, book_ids, limit: int) -> dict | None:
+    """Return (book id, page) → score for the pages holding any long term, best first.
+
+    None on a database without a search table. Higher scores are better (bm25
+    on SQLite, the same saturation of term counts as _search_pg on PostgreSQL).
+    """
+    long_terms = [term for term in terms if len(term) >= TRIGRAM]
+    if not _has_table():
+        return None
+    if not long_terms or not book_ids:
+        return {}
+    if uses_fts():
+        sql = (
+            f"SELECT p.book_id, p.number, -bm25({FTS_TABLE}) AS score FROM {FTS_TABLE} "
+            f"JOIN books_page p ON p.id = {FTS_TABLE}.rowid WHERE {FTS_TABLE} MATCH %s "
+            f"AND p.book_id IN ({', '.join(['%s'] * len(book_ids))}) ORDER BY score DESC LIMIT %s"
+        )
+        params = [" OR ".join('"' + term.replace('"', '""') + '"' for term in long_terms),
+                  *book_ids, limit]
+    else:
+        rank, rank_params = _pg_rank(long_terms)
+        any_term = " OR ".join([f"{FTS_TABLE}.text ILIKE %s"] * len(long_terms))
+        sql = (
+            f"SELECT p.book_id, p.number, {rank} AS score FROM {FTS_TABLE} "
+            f"JOIN books_page p ON p.id = {FTS_TABLE}.rowid "
+            f"WHERE ({any_term}) AND p.book_id = ANY(%s) ORDER BY score DESC LIMIT %s"
+        )
+        params = [*rank_params, *map(_like, long_terms), list(book_ids), limit]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return {(book_id, number): float(score) for book_id, number, score in cursor.fetchall()}
+
+
+def _pg_rank(long_terms) -> tuple[str, list]:
+    """Return a score expression over FTS_TABLE.text and its parameters.
+
+    A BM25-like saturation of each term's count on the page, so a page where
+    the terms recur ranks first.
+    """
+    text = f"{FTS_TABLE}.text"
+    length = f"(0.25 + 0.75 * char_length({text}) / 2000.0)"
+    parts, params = [], []
+    for term in long_terms:
+        count = f"((char_length({text}) - char_length(replace(lower({text}), %s, ''))) / {len(term)}.0)"
+        parts.append(f"{count} / ({count} + 1.2 * {length})")
+        params += [term.lower()] * 2
+    return " + ".join(parts) or "0", params
+
+
+def _search_pg(terms, book_ids, limit):
+    # Every term is an ILIKE the trigram index serves; short terms only filter,
+    # as on SQLite.
+    where = [f"{FTS_TABLE}.text ILIKE %s" for _ in terms]
+    params = [_like(term) for term in terms]
+    if book_ids is not None:
+        where.append("p.book_id = ANY(%s)")
+        params.append(list(book_ids))
+    rank, rank_params = _pg_rank([term for term in terms if len(term) >= TRIGRAM])
+    sql = (
+        f"SELECT p.id, p.book_id, p.number, {FTS_TABLE}.text, {rank} AS score "
+        f"FROM {FTS_TABLE} JOIN books_page p ON p.id = {FTS_TABLE}.rowid "
+        f"WHERE {' AND '.join(where)} ORDER BY score DESC, p.book_id, p.number LIMIT %s"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*rank_params, *params, limit])
+        return [(pid, bid, num, text, float(score)) for pid, bid, num, text, score in cursor]
 
 
 def _search_orm(terms, book_ids, limit):

@@ -15,8 +15,8 @@ import traceback
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import close_old_connections
-from django.db.models import Exists, F, OuterRef
+from django.db import close_old_connections, connection
+from django.db.models import Count, Exists, F, OuterRef
 from django.utils import timezone
 
 from indexing.contract import Stage, StageCancelled, StageContext, StageError
@@ -53,6 +53,22 @@ def create_runs(book) -> None:
         ],
         ignore_conflicts=True,
     )
+
+
+def add_missing_runs() -> int:
+    """Give books registered before a stage existed that stage's run; return how many books.
+
+    Workers call it as they start, so an upgrade that adds a stage (say,
+    verification) also brings the books already on the shelf through it.
+    """
+    from books.models import Book
+
+    behind = Book.objects.annotate(runs=Count("stage_runs")).filter(runs__lt=len(STAGES))
+    count = 0
+    for book in behind.iterator():
+        create_runs(book)
+        count += 1
+    return count
 
 
 def runnable(stages=None, book_id=None):
@@ -173,9 +189,9 @@ class _Claim:
     def _mine(self):
         return StageRun.objects.filter(id=self.run.id, status=Status.RUNNING, claimed_by=self.worker)
 
-    def progress(self, done: int, total: int) -> None:
+    def progress(self, done: int, total: int, checkpoint: bool = False) -> None:
         now = time.monotonic()
-        if now - self.last_write < PROGRESS_INTERVAL and done < total:
+        if now - self.last_write < PROGRESS_INTERVAL and done < total and not checkpoint:
             return
         self.last_write = now
         if not self._mine().update(done=done, total=total, heartbeat_at=timezone.now()):
@@ -189,11 +205,37 @@ class _Claim:
         return bool(self._mine().update(**fields))
 
 
+class _Heartbeat(threading.Thread):
+    """Beats the claim's heartbeat while the stage runs, however long it goes between progress.
+
+    Only a worker that died or froze (its process, threads and all) stops
+    beating, so a slow stage is never taken for a dead one and run twice.
+    """
+
+    def __init__(self, claim: _Claim, interval: float):
+        super().__init__(name="librarian-heartbeat", daemon=True)
+        self.claim = claim
+        self.interval = interval
+        self.stop = threading.Event()
+
+    def run(self):
+        try:
+            while not self.stop.wait(self.interval):
+                if not self.claim._mine().update(heartbeat_at=timezone.now()):
+                    return  # the claim is gone: the stage finds out at its next progress
+        except Exception:
+            logger.warning("Could not beat the heartbeat of %s", self.claim.run, exc_info=True)
+        finally:
+            connection.close()  # this thread's own connection
+
+
 def execute(run: StageRun, worker: str, ctx: StageContext | None = None) -> str:
     """Run a claimed stage run to its outcome and return the status recorded."""
     ctx = ctx or StageContext.from_settings()
     stage = stage_by_name(run.stage)
     claim = _Claim(run, worker)
+    heartbeat = _Heartbeat(claim, settings.LIBRARIAN_CLAIM_TIMEOUT / 3)
+    heartbeat.start()
     logger.info("Starting %s of book %s (attempt %s)", run.stage, run.book_id, run.attempts)
     try:
         stage.setup(ctx)
@@ -207,6 +249,7 @@ def execute(run: StageRun, worker: str, ctx: StageContext | None = None) -> str:
         logger.exception("Internal error in %s of book %s", run.stage, run.book_id)
         return _record_failure(run, claim, INTERNAL_ERROR, traceback.format_exc(), False)
     finally:
+        heartbeat.stop.set()
         stage.cleanup()
     claim.finish(status=Status.DONE, summary=summary[:500], done=F("total"), message="")
     logger.info("Finished %s of book %s: %s", run.stage, run.book_id, summary)
@@ -226,16 +269,22 @@ def _record_failure(run, claim, message, detail, retryable) -> str:
     return status
 
 
-def run_pending(worker: str, stages=None, book_id=None, ctx=None) -> int:
-    """Claim and run stage runs until none is runnable; return how many ran."""
+def run_pending(worker: str, stages=None, book_id=None, ctx=None, on_done=None) -> int:
+    """Claim and run stage runs until none is runnable; return how many ran.
+
+    on_done, if given, is called after each stage that finished.
+    """
     count = 0
     while True:
-        close_old_connections()
+        if not connection.in_atomic_block:  # a caller's transaction (a test's) keeps its connection
+            close_old_connections()
         run = claim_next(worker, stages, book_id)
         if run is None:
             return count
         try:
-            execute(run, worker, ctx)
+            status = execute(run, worker, ctx)
         except StageRun.DoesNotExist:
-            pass  # the book was deleted under us
+            status = None  # the book was deleted under us
+        if status == Status.DONE and on_done:
+            on_done()
         count += 1

@@ -10,6 +10,7 @@ nudged over the channel layer (Redis).
 import asyncio
 import logging
 import threading
+import uuid
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -20,17 +21,21 @@ from indexing import runner
 
 logger = logging.getLogger(__name__)
 
-CHANNEL = "librarian-indexing"
+GROUP = "librarian-indexing"
 _wake = threading.Event()
 
 
 def nudge() -> None:
-    """Tell a worker that work may be waiting. Best effort: the database is the record."""
+    """Tell the workers that work may be waiting. Best effort: the database is the record.
+
+    Every worker gets the nudge (a group message): only the ones whose stages
+    have work find any, and the conditional claim lets one of them take it.
+    """
     if settings.LIBRARIAN_WORKER == "embedded":
         _wake.set()
         return
     try:
-        async_to_sync(get_channel_layer().send)(CHANNEL, {"type": "work.available"})
+        async_to_sync(get_channel_layer().group_send)(GROUP, {"type": "work.available"})
     except Exception:  # a worker's poll picks the work up anyway
         logger.warning("Could not nudge the workers over the channel layer", exc_info=True)
 
@@ -45,13 +50,16 @@ class Worker:
         self.name = name or runner.worker_name()
         self.poll_seconds = poll_seconds or settings.LIBRARIAN_POLL_SECONDS
         self.embedded = settings.LIBRARIAN_WORKER == "embedded"
+        # A plain channel name of its own: receiving on it needs no process-local state.
+        self.channel = f"{GROUP}.{uuid.uuid4().hex}"
 
     def run_once(self) -> int:
         """Requeue stale claims, then run whatever is runnable; return how many ran."""
         try:
             runner.release_orphans()
             runner.sweep()
-            return runner.run_pending(self.name, self.stages)
+            # A finished stage unblocks the next one, perhaps another worker's.
+            return runner.run_pending(self.name, self.stages, on_done=nudge)
         except Exception:
             logger.exception("Worker %s hit an error; it will try again", self.name)
             return 0
@@ -60,6 +68,11 @@ class Worker:
 
     def loop(self, stop: threading.Event) -> None:
         logger.info("Worker %s started (stages: %s)", self.name, self.stages or "all")
+        try:
+            if added := runner.add_missing_runs():
+                logger.info("Queued new stages for %d book(s) registered before them", added)
+        except Exception:
+            logger.exception("Could not queue new stages for older books")
         while not stop.is_set():
             if not self.run_once():
                 self.wait()
@@ -74,8 +87,10 @@ class Worker:
             async_to_sync(self._receive)()
 
     async def _receive(self) -> None:
+        layer = get_channel_layer()
         try:
-            await asyncio.wait_for(get_channel_layer().receive(CHANNEL), self.poll_seconds)
+            await layer.group_add(GROUP, self.channel)  # again each time: membership expires
+            await asyncio.wait_for(layer.receive(self.channel), self.poll_seconds)
         except asyncio.TimeoutError:
             pass
         except Exception:

@@ -183,7 +183,7 @@ class TestTheRealPipeline:
         book = shelve(english_pdf)
         runs = {run.stage: run for run in book.stage_runs.all()}
         assert {name: run.status for name, run in runs.items()} == {
-            "ocr": "done", "ingest": "done", "index": "done",
+            "ocr": "done", "ingest": "done", "index": "done", "verify": "done", "embed": "done",
         }
         assert runs["ocr"].summary == "3 pages, 3 from the text layer"
         assert (runs["ocr"].done, runs["ocr"].total) == (3, 3)
@@ -235,3 +235,15 @@ def test_a_pipeline_is_active_while_something_can_still_run(statuses, active):
 
     runs = [StageRun(position=index, status=status) for index, status in enumerate(statuses)]
     assert pipeline_active(runs) is active
+
+
+def test_books_registered_before_a_stage_existed_get_its_run(book):
+    STAGES = runner.STAGES
+    StageRun.objects.filter(book=book, stage=STAGES[-1].name).delete()
+    StageRun.objects.filter(book=book).update(status=StageRun.Status.DONE)
+
+    assert runner.add_missing_runs() == 1
+    assert runner.add_missing_runs() == 0  # nothing left behind, nothing doubled
+    run = StageRun.objects.get(book=book, stage=STAGES[-1].name)
+    assert run.status == StageRun.Status.PENDING and run.position == len(STAGES) - 1
+    assert list(runner.runnable()) == [run]

@@ -66,3 +66,10 @@ def test_deleting_a_book_removes_it_from_search(boats):
 def test_reindexing_does_not_duplicate_hits(boats):
     search.index_book(boats)
     assert pages(search.search("mainsail")) == [(boats.pk, 2)]
+
+
+def test_page_scores_cover_pages_holding_any_term(boats, fune):
+    scores = search.page_scores(["MAINSAIL", "bowline", "ab"], [boats.pk], limit=10)
+    assert set(scores) == {(boats.pk, 2), (boats.pk, 3)}  # the short term is not scored
+    assert all(score > 0 for score in scores.values())
+    assert search.page_scores(["mainsail"], [fune.pk], limit=10) == {}
