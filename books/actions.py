@@ -20,6 +20,7 @@ class Outcome:
     book: object = None
     created: bool = False
     error: str = ""
+    warnings: tuple[str, ...] = ()
 
 
 def register_uploads(files, user, oversized=(), title: str = "") -> list[Outcome]:
@@ -38,7 +39,7 @@ def register_uploads(files, user, oversized=(), title: str = "") -> list[Outcome
         except RegistrationError as error:
             outcomes.append(Outcome(upload.name, error=error.message))
         else:
-            outcomes.append(Outcome(upload.name, result.book, result.created))
+            outcomes.append(Outcome(upload.name, result.book, result.created, warnings=result.warnings))
     return outcomes
 
 

@@ -5,12 +5,15 @@ from datetime import datetime
 from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch
 from ninja import File, Form, Router, Schema, Status
+from ninja.decorators import decorate_view
 from ninja.files import UploadedFile
 
 from books import actions, search
 from books.access import get_book, is_librarian
 from books.models import Book
 from books.registration import RegistrationError
+from books.uploads import limited_api_upload
+from chat import clip
 from indexing.models import StageRun
 
 router = Router(tags=["books"])
@@ -41,6 +44,7 @@ class BookOut(Schema):
 class RegisteredOut(Schema):
     created: bool
     book: BookOut
+    warnings: list[str] = []
 
 
 class LineOut(Schema):
@@ -110,20 +114,43 @@ def require_librarian(request):
         raise PermissionDenied("Only librarians can do this.")
 
 
+class LibrariansOnly:
+    """Authentication for operations whose input must not be read for readers (uploads).
+
+    The API's own authentication, then 403 for a reader, before any parameter
+    is parsed or validated.
+    """
+
+    def __call__(self, request):
+        from librarian.api import api  # the root imports this router
+
+        for auth in api.auth if isinstance(api.auth, list | tuple) else [api.auth]:
+            if user := auth(request):
+                require_librarian(request)
+                return user
+        return None
+
+
 @router.get("/books", response=list[BookOut])
 def list_books(request):
     return [book_out(book) for book in _books()]
 
 
-@router.post("/books", response={200: RegisteredOut, 201: RegisteredOut, 400: ErrorOut})
+@router.post("/books", response={200: RegisteredOut, 201: RegisteredOut, 400: ErrorOut,
+                                  413: ErrorOut}, auth=LibrariansOnly())
+@decorate_view(limited_api_upload)
 def register_book(request, file: File[UploadedFile], title: Form[str] = ""):
-    """Register a PDF. The same file twice is the same book (200, created false)."""
+    """Register a PDF. The same file twice is the same book (200, created false).
+
+    A file over the upload limit is refused (413) before it is read whole.
+    """
     require_librarian(request)
     [outcome] = actions.register_uploads([file], request.user, title=title.strip())
     if outcome.error:
         raise RegistrationError("rejected", outcome.error)
     book = _books().get(pk=outcome.book.pk)
-    return Status(201 if outcome.created else 200, {"created": outcome.created, "book": book_out(book)})
+    return Status(201 if outcome.created else 200, {
+        "created": outcome.created, "book": book_out(book), "warnings": list(outcome.warnings)})
 
 
 @router.get("/books/{book_id}", response=BookOut)
@@ -148,6 +175,18 @@ def page_detail(request, book_id: int, number: int):
         return Status(404, {"code": "not_read", "detail": "That page does not exist or is not read yet."})
     return {**{f: getattr(page, f) for f in ("width", "height", "source", "label", "text")},
             "book_id": book.pk, "page": page.number, "lines": page.lines}
+
+
+@router.get("/books/{book_id}/clip", response={200: None, 400: ErrorOut},
+            openapi_extra={"responses": {200: {"content": {"application/pdf": {}}}}})
+def clip_pages(request, book_id: int, start: int, end: int | None = None):
+    """Return physical pages start..end (1-based) as a PDF with bookmarks and page labels."""
+    book = get_book(book_id)
+    try:
+        first, last = clip.parse_range(book.page_count, start, end, clip.max_clip_pages())
+    except clip.ClipError as error:
+        return Status(400, {"code": error.code, "detail": error.message})
+    return clip.response(book, first, last)
 
 
 @router.get("/search", response=list[HitOut])

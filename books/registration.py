@@ -8,6 +8,7 @@ the database refuses the book.
 import hashlib
 import logging
 import os
+import re
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +24,8 @@ from books.models import Book
 logger = logging.getLogger(__name__)
 
 MAX_PAGE_POINTS = 14_400  # the largest page side the PDF format allows
+MIN_PAGE_POINTS = 3  # the smallest
+OBJECT = re.compile(rb"\d+\s+\d+\s+obj\b")
 CHUNK = 1024 * 1024
 
 pymupdf.TOOLS.mupdf_display_errors(False)
@@ -35,6 +38,13 @@ class RegistrationError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+def truncated() -> RegistrationError:
+    return RegistrationError(
+        "truncated",
+        "The PDF is incomplete: the file ends before the PDF does. Copy or upload it again.",
+    )
 
 
 @dataclass(frozen=True)
@@ -54,12 +64,14 @@ class Limits:
 class PdfFacts:
     page_count: int
     title: str
+    warnings: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class Registration:
     book: Book
     created: bool
+    warnings: tuple[str, ...] = ()
 
 
 def megabytes(size: int) -> str:
@@ -84,22 +96,28 @@ def check_pdf(path: Path, limits: Limits) -> PdfFacts:
         raise RegistrationError("empty", "The file is empty.")
     if b"%PDF-" not in head:
         raise RegistrationError("not_pdf", "This is not a PDF file (it has no PDF header).")
+    complete = b"%%EOF" in tail
     try:
         document = pymupdf.open(path, filetype="pdf")
     except Exception as error:
+        if not complete and OBJECT.search(head):  # it starts as a PDF and stops short
+            raise truncated() from error
         raise RegistrationError("corrupt", "The PDF is damaged and cannot be read.") from error
     with document:
-        if document.is_repaired and b"%%EOF" not in tail:
-            raise RegistrationError(
-                "truncated",
-                "The PDF is incomplete: the file ends before the PDF does. Copy or upload it again.",
-            )
+        if document.is_repaired and not complete:
+            raise truncated()
         if document.needs_pass:
             raise RegistrationError(
                 "encrypted",
                 "The PDF is protected by a password. Remove the password and register it again.",
             )
-        return _check_pages(document, limits)
+        try:
+            return _check_pages(document, limits)
+        except RegistrationError as error:
+            # Pages that cannot be read in a file that stops short: it was cut, not damaged.
+            if error.code == "corrupt" and not complete:
+                raise truncated() from error
+            raise
 
 
 def _check_pages(document, limits: Limits) -> PdfFacts:
@@ -121,13 +139,42 @@ def _check_pages(document, limits: Limits) -> PdfFacts:
             raise RegistrationError(
                 "corrupt", f"The PDF is damaged: page {index + 1} cannot be read."
             ) from error
-        if not (0 < rect.width <= MAX_PAGE_POINTS and 0 < rect.height <= MAX_PAGE_POINTS):
+        sides = (rect.width, rect.height)
+        if not all(MIN_PAGE_POINTS <= side <= MAX_PAGE_POINTS for side in sides):
             raise RegistrationError(
                 "bad_page_size",
                 f"Page {index + 1} has an impossible size ({rect.width:.0f} × {rect.height:.0f} pt).",
             )
     title = (document.metadata or {}).get("title", "") or ""
-    return PdfFacts(page_count=count, title=title.strip())
+    return PdfFacts(page_count=count, title=title.strip(), warnings=tuple(active_content(document)))
+
+
+# Keys of the objects that make a PDF do things when opened: scripts, launched
+# programs, embedded files. PyMuPDF never runs or extracts any of them.
+ACTIVE_KEYS = {
+    "JavaScript": re.compile(r"/(JS|JavaScript)\b"),
+    "Launch": re.compile(r"/S\s*/Launch\b"),
+    "EmbeddedFile": re.compile(r"/(EmbeddedFile|EmbeddedFiles|RichMedia)\b"),
+}
+ACTIVE_WARNINGS = {
+    "JavaScript": "It contains JavaScript, which is never run here.",
+    "Launch": "It contains actions that launch programs, which are never run here.",
+    "EmbeddedFile": "It carries embedded files, which are never opened or extracted here.",
+}
+
+
+def active_content(document) -> list[str]:
+    """Return a warning for each kind of active content (scripts, launches, attachments)."""
+    found = set()
+    for xref in range(1, document.xref_length()):
+        try:
+            source = document.xref_object(xref, compressed=True)
+        except Exception:  # a damaged object is no active content
+            continue
+        found.update(kind for kind, pattern in ACTIVE_KEYS.items() if pattern.search(source))
+        if len(found) == len(ACTIVE_KEYS):
+            break
+    return [ACTIVE_WARNINGS[kind] for kind in ACTIVE_KEYS if kind in found]
 
 
 def spool(chunks: Iterable[bytes], limits: Limits) -> tuple[Path, str, int]:
@@ -168,7 +215,8 @@ def register(
         if existing:
             return Registration(existing, created=False)
         facts = check_pdf(path, limits)
-        return _create(path, sha256, size, facts, filename, title, user)
+        registration = _create(path, sha256, size, facts, filename, title, user)
+        return Registration(registration.book, registration.created, facts.warnings)
     finally:
         path.unlink(missing_ok=True)
 

@@ -9,4 +9,6 @@ from django.core.asgi import get_asgi_application  # noqa: E402
 
 django_application = get_asgi_application()
 
-application = ProtocolTypeRouter({"http": django_application})
+from librarian.security import BodyLimit  # noqa: E402  (needs the apps loaded)
+
+application = ProtocolTypeRouter({"http": BodyLimit(django_application)})

@@ -39,10 +39,11 @@ def make_scan_pdf(path: Path, count: int = 2) -> Path:
     return path
 
 
-def make_encrypted_pdf(path: Path) -> Path:
+def make_encrypted_pdf(path: Path, user_pw: str = "user", text: str = "secret") -> Path:
+    """Write an encrypted PDF; with an empty user_pw anyone may open it (only editing is locked)."""
     document = pymupdf.open()
-    document.new_page().insert_text((50, 60), "secret")
-    document.save(path, encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="user", owner_pw="owner")
+    document.new_page().insert_text((50, 60), text)
+    document.save(path, encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw=user_pw, owner_pw="owner")
     document.close()
     return path
 

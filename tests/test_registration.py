@@ -37,6 +37,8 @@ def test_it_registers_a_pdf(english_pdf, data_dir):
         ("ocr", "pending"),
         ("ingest", "pending"),
         ("index", "pending"),
+        ("verify", "pending"),
+        ("embed", "pending"),
     ]
     assert book.path == data_dir / "blobs" / book.sha256[:2] / f"{book.sha256}.pdf"
     assert book.path.read_bytes() == english_pdf.read_bytes()

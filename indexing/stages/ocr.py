@@ -17,11 +17,12 @@ import pymupdf
 from django.db import transaction
 
 from books.models import Page
+from books.registration import active_content
 from indexing import textlayer
 from indexing.contract import Stage, StageError
 from indexing.ocr import layout
 from indexing.ocr.engines import EngineUnavailable, get_engine
-from indexing.ocr.render import render
+from indexing.ocr.render import PageTooLarge, check_drawing, render
 from indexing.prefetch import prefetch
 
 logger = logging.getLogger(__name__)
@@ -72,7 +73,9 @@ class OcrStage(Stage):
         counts = dict.fromkeys(Source.values, 0)
         for source in book.pages.values_list("source", flat=True):
             counts[source] += 1
-        return summarise(counts, total, book.pages.exclude(error="").count(), self.can_read)
+        summary = summarise(counts, total, book.pages.exclude(error="").count(), self.can_read)
+        # Scripts and attachments are never run or opened; the summary says they are there.
+        return ". ".join([summary, *active_content_of(book.path)])
 
     def _read_pages(self, ctx, book, numbers, finished, progress):
         try:
@@ -114,30 +117,49 @@ class OcrStage(Stage):
         return [item.page for item in items]
 
     def _save(self, pages, finished, progress, total) -> float:
-        save(pages)
-        finished.update(page.number for page in pages if not page.error)
-        progress(len(finished), total)
+        read = {page.number for page in pages if not page.error}
+        with transaction.atomic():  # the pages are written only while the claim holds
+            save(pages)
+            progress(len(finished | read), total, checkpoint=True)
+        finished.update(read)
         return time.monotonic()
 
 
 def prepare(document, book, numbers, ctx, can_read: bool):
-    """Yield a Prepared item per page number: text layer, blank, or an image to read."""
+    """Yield a Prepared item per page number: text layer, blank, or an image to read.
+
+    A page too large to read safely is yielded with its error, unread.
+    """
     for number in numbers:
         page = document.load_page(number - 1)
-        lines = textlayer.page_lines(page)
         stored = Page(book=book, number=number, width=round(page.rect.width, 2),
                       height=round(page.rect.height, 2), source=Source.NONE)
-        if textlayer.is_usable(lines):
-            stored.source, stored.lines, stored.text = Source.TEXT_LAYER, lines, textlayer.page_text(lines)
-            yield Prepared(stored)
-        elif not page.get_images():
-            stored.source = Source.BLANK
-            yield Prepared(stored)
-        elif not can_read:
-            yield Prepared(stored)
-        else:
-            image, scale = render(page, ctx.render_dpi, ctx.max_render_pixels)
-            yield Prepared(stored, image, scale)
+        try:
+            item = prepare_page(page, stored, ctx, can_read)
+        except PageTooLarge as error:
+            stored.error = str(error)
+            item = Prepared(stored)
+        yield item
+
+
+def prepare_page(page, stored: Page, ctx, can_read: bool) -> Prepared:
+    check_drawing(page)  # reading the text layer interprets the drawing
+    lines = textlayer.page_lines(page)
+    if textlayer.is_usable(lines):
+        stored.source, stored.lines, stored.text = Source.TEXT_LAYER, lines, textlayer.page_text(lines)
+        return Prepared(stored)
+    if not page.get_image_info():  # drawn images, inline ones too (get_images misses those)
+        stored.source = Source.BLANK
+        return Prepared(stored)
+    if not can_read:
+        return Prepared(stored)
+    image, scale = render(page, ctx.render_dpi, ctx.max_render_pixels, ctx.max_image_pixels)
+    return Prepared(stored, image, scale)
+
+
+def active_content_of(path) -> list[str]:
+    with pymupdf.open(path) as document:
+        return active_content(document)
 
 
 def save(pages: list[Page]) -> None:

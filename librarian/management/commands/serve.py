@@ -1,11 +1,11 @@
 import logging
 
 from daphne.endpoints import build_endpoint_description_strings
-from daphne.server import Server
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
 from indexing.worker import start_embedded
+from librarian.server import LimitedServer
 
 access_log = logging.getLogger("librarian.access")
 
@@ -33,7 +33,7 @@ class Command(BaseCommand):
             start_embedded(threads)
             self.stdout.write(f"Embedded worker: {threads} thread(s).")
         self.stdout.write(f"Serving the librarian on http://{host}:{port}/ (Ctrl-C to stop)")
-        Server(
+        LimitedServer(
             application=get_default_application(),
             endpoints=build_endpoint_description_strings(host=host, port=port),
             action_logger=log_action,

@@ -1,0 +1,262 @@
+"""Every URL checks the user; forms need the CSRF token; user input never names a file;
+security headers on every response.
+
+The URL tests walk the resolver, so a URL added anywhere is checked without
+being listed here; only the exceptions and the librarian-only URLs are listed.
+"""
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver, resolve
+
+from books.models import Book
+from librarian.security import CONTENT_SECURITY_POLICY
+
+pytestmark = pytest.mark.django_db
+
+ROOT = Path(__file__).resolve().parent.parent
+PUBLIC = {
+    "login": "the login page must be reachable to log in",
+    "logout": "logging out needs no account (POST only; it only ends a session)",
+    "admin:login": "the admin's own login page",
+    "admin:logout": "ends a session, nothing more",
+    "api:api-root": "django-ninja's placeholder for reversing the API root: always 404",
+}
+# Librarian-only URLs, by name, with the methods that are theirs when the same
+# path serves readers too. Names starting with "review" are librarian-only too.
+LIBRARIAN_ONLY = {
+    "register": ("GET", "POST"),
+    "retry-stage": ("GET", "POST"),
+    "api:register_book": ("POST",),
+    "api:retry_stage": ("POST",),
+}
+SAMPLES = {"stage": "ocr", "size": "thumb", "action": "place", "app_label": "books",
+           "url": "nowhere/", "content_type_id": "1", "object_id": "1", "id": "1"}
+PARAMETER = re.compile(r"<(?:(\w+):)?(\w+)>|\(\?P<(\w+)>[^)]*\)")
+
+
+def walk(patterns, prefix="", namespace=""):
+    """Yield (route, name) of every URL pattern, nested resolvers included."""
+    for pattern in patterns:
+        if isinstance(pattern, URLResolver):
+            inner = namespace + (f"{pattern.namespace}:" if pattern.namespace else "")
+            yield from walk(pattern.url_patterns, prefix + str(pattern.pattern), inner)
+        elif isinstance(pattern, URLPattern):
+            yield prefix + str(pattern.pattern), namespace + (pattern.name or "")
+
+
+def concrete(route: str, pk: int) -> str:
+    """Return a URL for route with every parameter filled with a sample value."""
+
+    def fill(match):
+        name = match.group(2) or match.group(3)
+        return SAMPLES.get(name, str(pk))
+
+    return "/" + PARAMETER.sub(fill, route).replace("^", "").replace("$", "")
+
+
+def every_url(pk: int) -> list[tuple[str, str]]:
+    urls = []
+    for route, name in walk(get_resolver().url_patterns):
+        url = concrete(route, pk)
+        resolve(url)  # the sample values must reach the pattern itself
+        urls.append((url, name))
+    return sorted(set(urls))
+
+
+@pytest.fixture
+def book(shelve, english_pdf):
+    return shelve(english_pdf, process=False)
+
+
+def is_login_redirect(response) -> bool:
+    login_pages = {"/login/", "/admin/login/"}
+    return response.status_code == 302 and response["Location"].split("?")[0] in login_pages
+
+
+def refused(response) -> bool:
+    return is_login_redirect(response) or response.status_code in (401, 403, 405)
+
+
+def test_every_url_is_known_to_this_test(book):
+    names = {name for _, name in every_url(book.pk)}
+    assert {"shelf", "register", "page-image", "api:register_book", "admin:index"} <= names
+    assert set(LIBRARIAN_ONLY) <= names and set(PUBLIC) <= names
+
+
+def test_anonymous_users_get_the_login_page_or_401_everywhere(book):
+    client = Client()
+    open_urls = []
+    for url, name in every_url(book.pk):
+        if name in PUBLIC:
+            continue
+        responses = [client.get(url), client.post(url)]
+        if not all(refused(r) for r in responses) or all(r.status_code == 405 for r in responses):
+            open_urls.append((url, name, [r.status_code for r in responses]))
+    assert open_urls == []
+
+
+def librarian_only(name: str) -> tuple[str, ...]:
+    if name.startswith("review") or name.startswith("admin:") and name not in PUBLIC:
+        return ("GET", "POST")
+    return LIBRARIAN_ONLY.get(name, ())
+
+
+def test_readers_cannot_register_retry_review_or_administer(bob_client, book):
+    allowed = []
+    for url, name in every_url(book.pk):
+        for method in librarian_only(name):
+            response = getattr(bob_client, method.lower())(url)
+            admin_login = name.startswith("admin:") and is_login_redirect(response)
+            if response.status_code not in (403, 405) and not admin_login:
+                allowed.append((method, url, name, response.status_code))
+    assert allowed == []
+    assert Book.objects.count() == 1
+
+
+def test_no_url_fails_with_a_server_error_for_a_reader(bob_client, book):
+    failures = [(url, name) for url, name in every_url(book.pk)
+                if name not in PUBLIC and bob_client.get(url).status_code >= 500]
+    assert failures == []
+
+
+# CSRF
+
+
+def test_a_post_without_the_csrf_token_is_refused_everywhere(alice, book):
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(alice)
+    accepted = []
+    for url, name in every_url(book.pk):
+        response = strict.post(url, {"title": "x"})
+        if response.status_code not in (401, 403, 405) and not is_login_redirect(response):
+            accepted.append((url, name, response.status_code))
+    assert accepted == []
+    assert book.stage_runs.filter(attempts__gt=0).count() == 0
+
+
+def test_htmx_requests_carry_the_token_from_the_page(alice, book):
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(alice)
+    page = strict.get("/").content.decode()
+    token = re.search(r"""hx-headers='\{"X-CSRFToken": "([^"]+)"\}'""", page).group(1)
+    run = book.stage_runs.get(stage="ocr")
+    run.status = "failed"
+    run.save()
+    response = strict.post(f"/books/{book.pk}/stages/ocr/retry", HTTP_HX_REQUEST="true",
+                           HTTP_X_CSRFTOKEN=token)
+    assert response.status_code == 200
+    run.refresh_from_db()
+    assert run.status == "pending"
+
+
+def templates() -> list[Path]:
+    found = list((ROOT / "templates").rglob("*.html"))
+    for app in ("books", "chat", "indexing", "librarian", "retrieval"):
+        found += list((ROOT / app / "templates").rglob("*.html"))
+    return found
+
+
+def test_every_post_form_has_the_csrf_token():
+    forms = re.compile(r"<form\b[^>]*method=\"post\"[^>]*>.*?</form>", re.S | re.I)
+    missing = [(path.name, form[:80]) for path in templates()
+               for form in forms.findall(path.read_text()) if "csrf_token" not in form]
+    assert missing == []
+
+
+def test_no_template_has_inline_script_style_or_handlers():
+    inline = re.compile(r"<script(?![^>]*\bsrc=)(?![^>]*type=\"application/json\")[^>]*>"
+                        r"|<style\b|\sstyle=|\son[a-z]+=", re.I)
+    found = [(path.relative_to(ROOT).as_posix(), match) for path in templates()
+             for match in inline.findall(path.read_text())]
+    assert found == []
+
+
+# User input never names a file.
+
+
+TRAVERSALS = [
+    "/books/{pk}/pages/1/..%2F..%2F..%2Fetc%2Fpasswd.png",
+    "/books/{pk}/pages/1/../../../../etc/passwd",
+    "/books/{pk}/pages/1/%2e%2e%2fsecret_key.png",
+    "/books/{pk}/pages/1/page.png/../../../../secret_key",
+    "/books/{pk}/pages/1/huge.png",
+    "/books/{pk}/clip?start=../../etc/passwd&end=1",
+    "/books/{pk}/clip?start=1&end=1%00.pdf",
+    "/api/books/..%2F..%2Fetc%2Fpasswd",
+    "/api/books/{pk}/pages/..%2Fsecret_key",
+    "/api/books/{pk}/clip?start=../../../secret_key&end=2",
+    "/static/..%2F..%2Fdata%2Fsecret_key",
+    "/static/../librarian/settings.py",
+]
+
+
+def test_paths_from_users_never_reach_the_filesystem(bob_client, book, data_dir):
+    secret = (data_dir / "secret_key")
+    secret.write_text("do-not-serve-me")
+    for template in TRAVERSALS:
+        url = template.format(pk=book.pk)
+        response = bob_client.get(url)
+        body = b"".join(response.streaming_content) if response.streaming else response.content
+        assert response.status_code in (400, 404, 422), (url, response.status_code)
+        assert b"do-not-serve-me" not in body and b"root:x:0:0" not in body, url
+
+
+def test_an_uploaded_file_name_never_becomes_a_path(alice_client, english_pdf, data_dir, tmp_path):
+    upload = SimpleUploadedFile("../../../../tmp/evil.pdf", english_pdf.read_bytes())
+    response = alice_client.post("/api/books", {"file": upload})
+    book = Book.objects.get(pk=response.json()["book"]["id"])
+    assert book.original_filename == "evil.pdf"
+    assert book.path == data_dir / "blobs" / book.sha256[:2] / f"{book.sha256}.pdf"
+    assert not Path("/tmp/evil.pdf").exists()
+
+
+# Headers
+
+
+def test_responses_carry_the_security_headers(alice_client, book):
+    for url in ["/", f"/books/{book.pk}/", "/api/books", "/login/", "/static/css/app.css"]:
+        response = alice_client.get(url)
+        assert response["Content-Security-Policy"] == CONTENT_SECURITY_POLICY, url
+        assert response["X-Content-Type-Options"] == "nosniff", url
+        assert response["Referrer-Policy"] == "same-origin", url
+        if not url.startswith("/static/"):  # WhiteNoise answers first; CSP forbids framing anyway
+            assert response["X-Frame-Options"] == "DENY", url
+    assert "script-src 'self';" in CONTENT_SECURITY_POLICY
+    assert "'unsafe-inline'" not in CONTENT_SECURITY_POLICY
+
+
+def test_behind_tls_cookies_are_secure_and_browsers_keep_to_https(client, settings):
+    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    settings.SECURE_HSTS_SECONDS = 31_536_000
+    response = client.get("/login/", HTTP_X_FORWARDED_PROTO="https")
+    assert response["Strict-Transport-Security"] == "max-age=31536000"
+    assert "Strict-Transport-Security" not in client.get("/login/")  # plain HTTP: no HSTS
+
+
+def settings_under(env: dict) -> str:
+    code = ("import django, json; django.setup(); from django.conf import settings as s; "
+            "print(json.dumps([s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE,"
+            " s.SECURE_HSTS_SECONDS, s.SECURE_PROXY_SSL_HEADER, s.SECRET_KEY[:6]]))")
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("LIBRARIAN_")}
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                            env={**clean, "DJANGO_SETTINGS_MODULE": "librarian.settings", **env},
+                            timeout=60, check=True)
+    return result.stdout.strip().splitlines()[-1]
+
+
+def test_the_tls_switch_sets_secure_cookies_hsts_and_the_proxy_header(tmp_path):
+    env = {"LIBRARIAN_DATA_DIR": str(tmp_path), "LIBRARIAN_SECRET_KEY": "k" * 40,
+           "LIBRARIAN_BEHIND_TLS": "true"}
+    assert settings_under(env) == (
+        '[true, true, 31536000, ["HTTP_X_FORWARDED_PROTO", "https"], "kkkkkk"]')
+    if "LIBRARIAN_BEHIND_TLS" not in os.environ:  # this process: plain HTTP
+        assert not settings.SESSION_COOKIE_SECURE and settings.SECURE_PROXY_SSL_HEADER is None
