@@ -1,0 +1,67 @@
+"""Journey 2: a reader asks where something is, previews the page and downloads the pages."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+from pypdf import PdfReader
+
+from tests.browser.books import BOATS_TITLE
+from tests.browser.conftest import screenshot
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+STREAM = re.compile(r"/chat/answers/\d+/stream")
+
+
+def ask(page, question):
+    """Ask in the chat box; return the answer once it has streamed to the end."""
+    answers = page.locator(".answer")
+    asked = answers.count()
+    page.get_by_label("Your question").fill(question)
+    with page.expect_response(STREAM) as stream:
+        page.get_by_role("button", name="Ask").click()
+    assert stream.value.headers["content-type"].startswith("text/event-stream")
+    expect(answers).to_have_count(asked + 1)
+    answer = answers.nth(asked)
+    expect(answer.locator(".answer-status")).to_have_count(0)  # the stream has ended
+    expect(answer.locator(".answer-error")).to_have_count(0)
+    return answer
+
+
+def test_a_reader_finds_where_a_knot_is_explained_and_takes_the_pages(open_page, shelved, tmp_path):
+    page = open_page("bob")
+    page.get_by_role("link", name="Chat", exact=True).click()
+    expect(page.get_by_role("heading", name="Ask the librarian")).to_be_visible()
+    screenshot(page, "journey2-start")
+    page.evaluate("window.__notReloaded = true")
+
+    answer = ask(page, "Where is the bowline explained?")
+    assert page.evaluate("window.__notReloaded") is True  # the cards came in on this page
+    expect(page.locator(".question-text").last).to_have_text("Where is the bowline explained?")
+    card = answer.locator(".result-card").filter(has_text=BOATS_TITLE).first
+    expect(card.locator(".breadcrumb")).to_have_text("2 Knots")
+    expect(card.locator(".result-pages")).to_contain_text("pp. 2–3")
+    expect(card.locator(".result-pages")).to_contain_text("PDF pages 3–4")
+    expect(card.locator(".excerpt mark").first).to_have_text(re.compile("bowline", re.I))
+    screenshot(page, "journey2-answer", show=answer)
+
+    with page.expect_download() as download:
+        card.locator("a.download").click()
+    saved = tmp_path / download.value.suggested_filename
+    download.value.save_as(saved)
+    assert saved.suffix == ".pdf"
+    clip = PdfReader(saved)
+    assert len(clip.pages) == 2
+    assert clip.page_labels == ["2", "3"]
+    root, children = clip.outline
+    assert root.title == BOATS_TITLE
+    assert [mark.title for mark in children] == ["2 Knots"]
+
+    card.get_by_role("link", name=re.compile(r"^(Open|Preview) page")).first.click()
+    expect(page).to_have_url(re.compile(r"/books/\d+/pages/3/"))
+    image = page.locator(".page-image img")
+    expect(image).to_be_visible()
+    assert page.evaluate("document.querySelector('.page-image img').naturalWidth") > 0
+    expect(page.locator(".page-text")).to_contain_text("fixed loop at the end of a rope")
+    screenshot(page, "journey2-preview")

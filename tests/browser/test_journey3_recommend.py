@@ -1,0 +1,26 @@
+"""Journey 3: asked which book to read on a topic both books touch, the librarian picks one."""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.books import BOATS_TITLE, FUNE_TITLE
+from tests.browser.conftest import screenshot
+from tests.browser.test_journey2_chat import ask
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+def test_a_reader_is_told_which_book_to_read_first(open_page, shelved):
+    page = open_page("bob")
+    page.goto("/chat/")
+    answer = ask(page, "Which book should I read first about knots?")
+
+    recommendation = answer.locator(".recommendation")
+    expect(recommendation.get_by_role("heading")).to_have_text("Which book to read first")
+    expect(recommendation.locator(".pick-book").first).to_have_text(BOATS_TITLE)
+    expect(recommendation).to_contain_text("2 Knots")
+    # Both books were weighed: each has a card on the topic.
+    books = answer.locator(".result-card .result-book")
+    expect(books.filter(has_text=BOATS_TITLE).first).to_be_visible()
+    expect(books.filter(has_text=FUNE_TITLE).first).to_be_visible()
+    screenshot(page, "journey3-recommendation", show=answer)
