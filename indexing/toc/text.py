@@ -41,9 +41,16 @@ JUNK_AFTER_NUMBER = re.compile(
 )
 
 
+# "第 1 章": OCR puts spaces inside a Japanese chapter label that print has none of
+SPACED_LABEL = re.compile(r"^第\s*([0-9０-９一二三四五六七八九十百〇零]{1,6})\s*([章節編部款項])")
+
+
 def tidy_title(text: str) -> str:
-    """Return the title without bullet-like specks between its number and its words."""
-    return JUNK_AFTER_NUMBER.sub(r"\1 ", text)
+    """Return the title without bullet-like specks between its number and its words.
+
+    A Japanese label spaced out by OCR ("第1 章") is closed up ("第1章").
+    """
+    return JUNK_AFTER_NUMBER.sub(r"\1 ", SPACED_LABEL.sub(r"第\1\2", text))
 
 
 def clean(text: str) -> str:

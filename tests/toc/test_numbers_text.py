@@ -101,4 +101,7 @@ def test_specks_between_a_number_and_its_title_are_dropped():
     assert tidy_title("第3章 ・ 雑則") == "第3章 雑則"
     assert tidy_title("2.1 Getting started") == "2.1 Getting started"
     assert tidy_title("Q&A・まとめ") == "Q&A・まとめ"
+    assert tidy_title("第1 章 帆") == "第1章 帆"
+    assert tidy_title("第 十二 節 港") == "第十二節 港"
+    assert tidy_title("第一章と第二 章") == "第一章と第二 章"  # only the label a title opens with
 
