@@ -8,8 +8,10 @@ import pymupdf
 from django.conf import settings
 
 from books.storage import cache_dir
+from indexing.ocr.render import PageTooLarge, bounded_scale, check_page
 
 WIDTHS = {"thumb": 240, "page": 1400}
+CROP_SIDE = 1000  # pixels along the longer side of a line crop
 
 
 def page_image(book, number: int, size: str) -> Path:
@@ -21,16 +23,54 @@ def page_image(book, number: int, size: str) -> Path:
     return path
 
 
-def _render(source: Path, number: int, width: int, target: Path) -> None:
+def line_crop(book, number: int, size: tuple[float, float], box, vertical: bool) -> Path:
+    """Return the path of a PNG of the strip of a page around box (a line as printed), cached.
+
+    The strip spans the page across the line (top to bottom for a vertical line)
+    with a line and a half either side, so leader dots and page numbers show.
+    """
+    clip = crop_rect(size, box, vertical)
+    name = "crop-{}-{}.png".format(number, "-".join(f"{value:.0f}" for value in clip))
+    path = cache_dir("pages", book.sha256) / name
+    if not path.exists():
+        _render(book.path, number, CROP_SIDE, path, clip)
+    return path
+
+
+def crop_rect(size: tuple[float, float], box, vertical: bool) -> tuple[float, float, float, float]:
+    """Return (x0, y0, x1, y1) in points: the strip of a page of size (width, height) around box."""
+    width, height = size
+    x0, y0, x1, y1 = box
+    if vertical:
+        pad = 1.5 * max(x1 - x0, 8.0)
+        return max(0.0, x0 - pad), 0.0, min(width, x1 + pad), height
+    pad = 1.5 * max(y1 - y0, 8.0)
+    return 0.0, max(0.0, y0 - pad), width, min(height, y1 + pad)
+
+
+def _pixmap(page, zoom: float, clip) -> pymupdf.Pixmap:
+    """Return the page rendered at zoom, or a plain grey placeholder if it is too large to draw."""
+    try:
+        check_page(page, settings.LIBRARIAN_MAX_IMAGE_PIXELS)
+    except PageTooLarge:
+        rect = (page.rect if clip is None else clip) * pymupdf.Matrix(zoom, zoom)
+        placeholder = pymupdf.Pixmap(pymupdf.csRGB, rect.irect, False)
+        placeholder.clear_with(0xDD)
+        return placeholder
+    return page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), alpha=False, clip=clip)
+
+
+def _render(source: Path, number: int, width: int, target: Path, clip=None) -> None:
+    """Render page number at width px across (a clip of it: width px along its longer side)."""
     with pymupdf.open(source) as document:
         page = document.load_page(number - 1)
-        zoom = width / page.rect.width
+        rect = pymupdf.Rect(clip) & page.rect if clip else page.rect
+        if rect.is_empty:
+            rect = page.rect
+        zoom = width / (max(rect.width, rect.height) if clip else rect.width)
         # Bound the pixels: a page of absurd proportions must not exhaust memory.
-        pixels = page.rect.width * page.rect.height * zoom * zoom
-        limit = settings.LIBRARIAN_MAX_RENDER_PIXELS
-        if pixels > limit:
-            zoom *= (limit / pixels) ** 0.5 * 0.99  # pixel sizes round up
-        pixmap = page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), alpha=False)
+        zoom = bounded_scale(rect, zoom, settings.LIBRARIAN_MAX_RENDER_PIXELS)
+        pixmap = _pixmap(page, zoom, rect if clip else None)
         fd, name = tempfile.mkstemp(suffix=".png", dir=target.parent)
         os.close(fd)
         try:

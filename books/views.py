@@ -10,18 +10,19 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_POST
 
-from books import actions, rendering, search, uploads
-from books.access import get_book, librarian_required
+from books import actions, rendering, review, search, uploads
+from books.access import get_book, is_librarian, librarian_required
 from books.models import Book
 from books.registration import Limits
 from books.text import excerpt, query_terms
-from books.tree import build_tree
+from books.tree import build_tree, heading_counts
 from indexing.models import StageRun, pipeline_active
 from indexing.stages import STAGES
 
 THUMBS_PER_PAGE = 48
 BOOKS_PER_PAGE = 60
 STAGE_TITLES = {stage.name: stage.title for stage in STAGES}
+STAGE_UNITS = {stage.name: stage.unit for stage in STAGES}
 
 
 def _with_runs(books):
@@ -41,7 +42,9 @@ def shelf(request):
     books = list(shelf_page)
     active = any(pipeline_active(book.stage_runs.all()) for book in books)
     context = {"books": books, "shelf_page": shelf_page, "active": active,
-               "limits": Limits.from_settings()}
+               "limits": Limits.from_settings(),
+               "review_counts": review.open_counts([book.pk for book in books])
+               if is_librarian(request.user) else {}}
     return render(request, _fragment(request, "books/shelf.html", "book-list"), context)
 
 
@@ -68,6 +71,8 @@ def _register_books(request):
             messages.success(request, f"{outcome.filename}: registered as “{outcome.book}”.")
         else:
             messages.info(request, f"{outcome.filename}: already on the shelf as “{outcome.book}”.")
+        for warning in outcome.warnings:
+            messages.warning(request, f"{outcome.filename}: {warning}")
     return redirect("shelf")
 
 
@@ -77,13 +82,13 @@ def book(request, pk):
     book = get_book(pk)
     thumbs = Paginator(range(1, book.page_count + 1), THUMBS_PER_PAGE).get_page(request.GET.get("p"))
     headings = list(book.headings.order_by("position"))
-    placed = sum(1 for heading in headings if heading.placed)
     context = {
         "book": book,
         "thumbs": thumbs,
         "tree": build_tree(headings),
-        "heading_counts": {"total": len(headings), "placed": placed,
-                           "unresolved": len(headings) - placed},
+        "heading_counts": heading_counts(headings),
+        "review_count": review.open_counts([book.pk]).get(book.pk, 0)
+        if is_librarian(request.user) else 0,
         **_progress_context(book),
     }
     return render(request, "books/book.html", context)
@@ -94,7 +99,10 @@ def _progress_context(book):
     return {
         "runs": runs,
         "active": pipeline_active(runs),
+        "all_done": bool(runs) and all(run.status == StageRun.Status.DONE for run in runs),
+        "seconds": sum(run.seconds or 0 for run in runs),
         "stage_titles": STAGE_TITLES,
+        "stage_units": STAGE_UNITS,
     }
 
 
@@ -103,7 +111,10 @@ def _progress_context(book):
 def book_progress(request, pk):
     book = get_book(pk)
     context = {"book": book, **_progress_context(book)}
-    return render(request, "books/book.html#progress", context)
+    response = render(request, "books/book.html#progress", context)
+    if request.htmx and not context["active"]:
+        response["HX-Refresh"] = "true"  # the run is over: reload once to show what it made
+    return response
 
 
 @librarian_required

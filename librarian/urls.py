@@ -9,5 +9,7 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("api/", api.urls),
+    path("", include("books.review_urls")),
     path("", include("books.urls")),
+    path("", include("chat.urls")),
 ]

@@ -24,6 +24,8 @@ def data_dir(settings, tmp_path):
     path = tmp_path / "data"
     path.mkdir()
     settings.LIBRARIAN_DATA_DIR = path
+    # No test assembles the 1 GB embedded model; tests of the model set one explicitly.
+    settings.LIBRARIAN_LLM_MODEL = "none"
     return path
 
 

@@ -32,7 +32,7 @@ def test_addbook_wait_json_processes_and_reports(english_pdf):
     assert report["title"] == "Boats"
     assert report["pages"] == 3
     assert {name: stage["status"] for name, stage in report["stages"].items()} == {
-        "ocr": "done", "ingest": "done", "index": "done",
+        "ocr": "done", "ingest": "done", "index": "done", "verify": "done", "embed": "done",
     }
     assert all(stage["seconds"] >= 0 and stage["error"] is None for stage in report["stages"].values())
     assert report["id"] == Book.objects.get().pk

@@ -49,7 +49,7 @@ def test_the_shelf_shows_books_with_their_stages(bob_client, boats):
     assert response.context["books"] == [boats]
     content = response.content.decode()
     assert "A Short Guide to Boats" in content
-    assert "3 pages · EN" in content
+    assert "3 pages · English" in content
     assert 'id="register"' not in content  # readers get no upload form
     assert "every 3s" not in content  # nothing is processing: no polling
 
@@ -111,7 +111,9 @@ def test_registering_nothing_says_so(alice_client):
 def test_the_book_page_shows_progress_and_polls_only_while_active(alice_client, shelve, english_pdf):
     book = shelve(english_pdf, process=False)
     url = reverse("book", args=[book.pk])
-    assert 'hx-trigger="every 2s"' in alice_client.get(url).content.decode()
+    before = alice_client.get(url).content.decode()
+    assert 'hx-trigger="every 2s"' in before
+    assert "<details>" not in before  # the stages stay in view while they run
     from indexing.runner import run_pending
 
     run_pending("w", book_id=book.pk)
@@ -119,6 +121,18 @@ def test_the_book_page_shows_progress_and_polls_only_while_active(alice_client, 
     assert "every 2s" not in content
     assert "3 pages, 3 from the text layer" in content
     assert "3 of 3 pages searchable" in content
+    assert "<details>" in content and "all 5 stages in" in content  # folded once done
+
+
+def test_the_poll_that_sees_the_run_end_reloads_the_page_once(alice_client, shelve, english_pdf):
+    from indexing.runner import run_pending
+
+    book = shelve(english_pdf, process=False)
+    progress = reverse("book-progress", args=[book.pk])
+    assert "HX-Refresh" not in alice_client.get(progress, HTTP_HX_REQUEST="true").headers
+    run_pending("w", book_id=book.pk)
+    assert alice_client.get(progress, HTTP_HX_REQUEST="true").headers["HX-Refresh"] == "true"
+    assert "HX-Refresh" not in alice_client.get(progress).headers  # not for a plain GET
 
 
 def test_a_failed_stage_shows_its_error_and_a_retry_button(alice_client, boats):
@@ -183,3 +197,11 @@ def test_unknown_pages_get_a_friendly_404(bob_client):
     response = bob_client.get("/books/999/")
     assert response.status_code == 404
     assert "Back to the shelf" in response.content.decode()
+
+
+def test_languages_are_shown_by_name():
+    from books.templatetags.shelf import language_names
+
+    assert language_names("ja,latn") == "Japanese, Latin script"
+    assert language_names("en") == "English"
+    assert language_names("") == ""

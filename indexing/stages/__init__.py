@@ -1,7 +1,9 @@
 """The pipeline, in order. Stages whose work is not built yet are absent, not faked."""
 
+from indexing.stages.embed import EmbedStage
 from indexing.stages.index import IndexStage
 from indexing.stages.ingest import IngestStage
 from indexing.stages.ocr import OcrStage
+from indexing.stages.verify import VerifyStage
 
-STAGES = [OcrStage(), IngestStage(), IndexStage()]
+STAGES = [OcrStage(), IngestStage(), IndexStage(), VerifyStage(), EmbedStage()]

@@ -18,13 +18,14 @@ UNRESOLVED_REASON = "The heading was not found on the pages where the table of c
 class IndexStage(Stage):
     name = "index"
     title = "Recovering the table of contents"
+    unit = "pages read"
 
     def run(self, ctx, book, progress) -> str:
         total = book.page_count
         progress(0, total)
         result = toc.recover(load_pages(book))
-        progress(total, total)
-        with transaction.atomic():
+        with transaction.atomic():  # stored only while the claim holds
+            progress(total, total, checkpoint=True)
             store(book, result)
         return summarise(result)
 

@@ -16,6 +16,7 @@ from books.models import Book
 from indexing import textlayer
 from indexing import bench_vertical
 from indexing.bench_toc import score_toc
+from indexing.bench_verify import score_verify
 from indexing.benchmark import measure_ocr, ratio
 from indexing.contract import StageContext
 from indexing.ocr.engines import get_engine
@@ -46,13 +47,22 @@ class Command(BaseCommand):
         parser.add_argument("--dump-lines", type=Path,
                             help="Write each book's page lines to DIR/<id>.json "
                                  "(the input of scripts/toc_eval.py --lines-dir).")
+        parser.add_argument("--questions", action="store_true",
+                            help="Also ask the known-item questions (sections vs flat windows).")
+        parser.add_argument("--questions-only", action="store_true",
+                            help="Only ask the questions, of the books already in the data dir.")
 
     def handle(self, which, books, bench_dir, truth_dir, data_dir, fresh, json_path, dump_lines,
-               **options):
+               questions=False, questions_only=False, **options):
         if os.environ.get(CHILD) != "1":
             return self._in_own_data_dir(data_dir / which)
         ids = [book.strip() for book in books.split(",") if book.strip()] or _all_ids(truth_dir)
         call_command("migrate", verbosity=0)
+        if questions_only:
+            figures = {"questions": self._questions(ids, which, bench_dir, truth_dir)}
+            if json_path:
+                json_path.write_text(json.dumps(figures, indent=2))
+            return
         rows = [self._bench(book_id, which, bench_dir, truth_dir, fresh) for book_id in ids]
         if dump_lines:
             dump_lines.mkdir(parents=True, exist_ok=True)
@@ -63,8 +73,22 @@ class Command(BaseCommand):
         figures = {"books": rows}
         if which == "scans":
             figures["vertical"] = self._vertical()
+        if questions:
+            figures["questions"] = self._questions(ids, which, bench_dir, truth_dir)
         if json_path:
             json_path.write_text(json.dumps(figures, indent=2, ensure_ascii=False))
+
+    def _questions(self, ids, which, bench_dir, truth_dir) -> dict:
+        """Ask the known-item questions; books are found by content, else by file name."""
+        from retrieval import bench
+
+        def find(book_id):
+            path = _source(bench_dir, which, book_id)
+            if path.exists():
+                return Book.objects.filter(sha256=_sha256(path)).first()
+            return Book.objects.filter(original_filename=f"{book_id}.pdf").first()
+
+        return bench.bench(ids, truth_dir, find, self.stdout.write)
 
     def _vertical(self) -> dict:
         """Print and return what the OCR engine gives on typeset vertical pages."""
@@ -108,6 +132,7 @@ class Command(BaseCommand):
         headings = list(book.headings.order_by("position"))
         labels = dict(book.pages.exclude(label="").values_list("number", "label"))
         row["toc"] = score_toc(headings, labels, book.toc_pages, gt)
+        row["verify"] = score_verify(headings, gt)
         return row
 
     def _print(self, rows, which):
@@ -115,6 +140,8 @@ class Command(BaseCommand):
         self._table(rows, PIPELINE_COLUMNS + (OCR_COLUMNS if which == "scans" else []), "")
         self.stdout.write("\nTable of contents")
         self._table(rows, TOC_COLUMNS, "toc")
+        self.stdout.write("\nWho placed the headings (agent: the verify stage's model)")
+        self._table(rows, VERIFY_COLUMNS, "verify")
 
     def _table(self, rows, columns, part):
         self.stdout.write("  ".join(f"{title:>{width}}" for title, width, _ in columns))
@@ -132,7 +159,7 @@ def _add(total, row):
     total["pages"] += row["pages"]
     for name, stage in row["stages"].items():
         total[f"seconds_{name}"] += stage["seconds"] or 0
-    for part in ("ocr", "toc"):
+    for part in ("ocr", "toc", "verify"):
         for name, value in row.get(part, {}).items():
             total[f"{part}_{name}"] += value
 
@@ -144,7 +171,7 @@ def _flat(row) -> dict:
             "peak_mb": row["peak_mb"]}
     for name, stage in row["stages"].items():
         flat[f"seconds_{name}"] = stage["seconds"] or 0
-    for part in ("ocr", "toc"):
+    for part in ("ocr", "toc", "verify"):
         flat.update({f"{part}_{name}": value for name, value in row.get(part, {}).items()})
     return flat
 
@@ -192,6 +219,17 @@ TOC_COLUMNS = [
     ("labels", 7, lambda r: ratio(r["toc_labels_right"], r["toc_labels"])),
     ("TOC pgs", 7, lambda r: f"{r['toc_toc_pages_right']:.0f}/1" if r["book"] != "overall"
      else f"{r['toc_toc_pages_right']:.0f}"),
+]
+
+VERIFY_COLUMNS = [
+    ("book", 10, lambda r: r["book"]),
+    ("lang", 4, lambda r: r["lang"]),
+    ("headings", 8, lambda r: f"{r['verify_headings']:.0f}"),
+    ("by code", 8, lambda r: ratio(r["verify_code"], r["verify_headings"])),
+    ("by agent", 8, lambda r: ratio(r["verify_agent"], r["verify_headings"])),
+    ("review", 7, lambda r: ratio(r["verify_review"], r["verify_headings"])),
+    ("agent right pg", 14, lambda r: f"{r['verify_agent_right']:.0f} of {r['verify_agent']:.0f}"),
+    ("agent s", 7, lambda r: f"{r.get('seconds_verify', 0):.1f}"),
 ]
 
 
