@@ -17,6 +17,7 @@ run: install
 	$(PY) manage.py serve --host $(HOST) --port $(PORT)
 
 test: install
+	scripts/test-deps.sh
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 install: $(STAMP)

@@ -262,14 +262,23 @@ def _previous(indexes, context) -> set:
     return pairs
 
 
+MAX_BOOKS = 5  # books named in a which-book answer, best first
+
+
 def recommend(results, indexes, topic) -> list[Recommendation]:
     """Return the books to read on topic, the one that covers it most first."""
     if not results:
         return []
-    strong = [r for r in results if r.score >= 0.6 * results[0].score]
+    # Every book that answers at all is named (the second one too: "B has a
+    # short section"); within a book, only its strong sections count.
+    best = {}
+    for result in results:
+        best[result.book_id] = max(best.get(result.book_id, 0.0), result.score)
     by_book = defaultdict(list)
-    for result in strong:
-        by_book[result.book_id].append(result)
+    for result in results:
+        book_best = best[result.book_id]
+        if result.score >= 0.6 * book_best:
+            by_book[result.book_id].append(result)
     japanese = bool(re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", topic))
     out = []
     for book_id, found in by_book.items():
@@ -284,7 +293,7 @@ def recommend(results, indexes, topic) -> list[Recommendation]:
             reason=_reason(found[0].book_title, unit, where, japanese), where=where,
         ))
     out.sort(key=lambda r: -r.score)
-    return out
+    return out[:MAX_BOOKS]
 
 
 def _unit(found, index):

@@ -154,6 +154,20 @@ class BookIndex:
         return scores
 
 
+def warm(limit: int = 200) -> int:
+    """Load the sentence encoder and the newest books' indexes; return how many books.
+
+    The server calls it in the background as it starts, so that the first
+    question does not wait seconds for what every question needs.
+    """
+    embeddings.encode(["warm"])
+    count = 0
+    for book in Book.objects.order_by("-added_at")[:limit]:
+        get(book)
+        count += 1
+    return count
+
+
 def get(book: Book, kind: str = "sections") -> BookIndex:
     """Return book's index as stored, or built on the fly without vectors while there is none."""
     path = book_dir(book.pk) / f"{kind}.json"

@@ -286,3 +286,10 @@ def test_the_model_splits_a_comparison_the_rules_cannot(shelf, monkeypatch):
     assert answer.type == "compare" and answer.parts == ["the jib", "the mainsail"]
     monkeypatch.setattr(llm, "load", lambda: None)
     assert retrieval.ask("How do the jib and the mainsail compare?").type == "lookup"
+
+
+def test_warming_loads_every_recent_books_index(shelf):
+    for book in shelf:
+        store.invalidate(book.pk)
+    assert store.warm() == len(shelf)
+    assert all(any(key[1] == book.pk for key in store._loaded) for book in shelf)

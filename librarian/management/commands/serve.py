@@ -1,4 +1,5 @@
 import logging
+import threading
 
 from daphne.endpoints import build_endpoint_description_strings
 from django.conf import settings
@@ -32,9 +33,25 @@ class Command(BaseCommand):
         if settings.LIBRARIAN_WORKER == "embedded" and threads:
             start_embedded(threads)
             self.stdout.write(f"Embedded worker: {threads} thread(s).")
+        threading.Thread(target=_warm, daemon=True, name="librarian-warm").start()
         self.stdout.write(f"Serving the librarian on http://{host}:{port}/ (Ctrl-C to stop)")
         LimitedServer(
             application=get_default_application(),
             endpoints=build_endpoint_description_strings(host=host, port=port),
             action_logger=log_action,
         ).run()
+
+
+def _warm() -> None:
+    """Load what answering questions needs before the first question comes."""
+    from django.db import close_old_connections
+
+    from retrieval import store
+
+    try:
+        count = store.warm()
+        logging.getLogger(__name__).info("Ready to answer questions on %d book(s)", count)
+    except Exception:
+        logging.getLogger(__name__).exception("Could not load the question indexes ahead")
+    finally:
+        close_old_connections()
