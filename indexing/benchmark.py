@@ -73,6 +73,15 @@ def trailing_numbers(lines: list[dict]) -> Counter:
     return numbers
 
 
+INTEGER = re.compile(r"(?<![\d.])(\d+)(?![\d.])")  # 127, not the parts of 8.1.1
+
+
+def numbers(lines: list[dict]) -> Counter:
+    """Return the whole numbers written anywhere on the lines (after NFKC), counted."""
+    return Counter(number for line in lines
+                   for number in INTEGER.findall(unicodedata.normalize("NFKC", line["text"])))
+
+
 def recall(found: Counter, expected: Counter) -> tuple[int, int]:
     """Return (matched, expected) counts of a multiset recall."""
     return sum((found & expected).values()), sum(expected.values())
@@ -104,5 +113,11 @@ def measure_ocr(pages: dict[int, list[dict]], born: dict[int, list[dict]], gt: d
     for number in gt["toc_pages"]:
         toc_found += trailing_numbers(pages.get(number, []))
     toc_read, toc_total = recall(toc_found, toc_expected)
+    # Reading alone, wherever the line ends: the numbers the born twin prints on
+    # its TOC pages, found among those OCR read there.
+    digits_read, digits_total = recall(
+        sum((numbers(pages.get(n, [])) for n in gt["toc_pages"]), Counter()),
+        sum((numbers(born.get(n, [])) for n in gt["toc_pages"]), Counter()))
     return {"char_errors": errors, "chars": length, "folios_read": folios_read,
-            "folios": folios, "toc_numbers_read": toc_read, "toc_numbers": toc_total}
+            "folios": folios, "toc_numbers_read": toc_read, "toc_numbers": toc_total,
+            "toc_digits_read": digits_read, "toc_digits": digits_total}

@@ -43,6 +43,7 @@ def test_ocr_measures_folios_and_toc_numbers_against_the_born_text():
     measured = measure_ocr(read, born, gt)
     assert (measured["folios_read"], measured["folios"]) == (1, 2)
     assert (measured["toc_numbers_read"], measured["toc_numbers"]) == (0, 1)  # "7" misread
+    assert (measured["toc_digits_read"], measured["toc_digits"]) == (0, 1)  # wherever it stands
     # "ContentsSails1i" + "1Themainsail": 27 characters; "7" for "1" and the lost folio "1".
     assert (measured["char_errors"], measured["chars"]) == (2, 27)
 

@@ -203,6 +203,7 @@ OCR_COLUMNS = [
     ("CER", 6, lambda r: ratio(r["ocr_char_errors"], r["ocr_chars"])),
     ("folios", 7, lambda r: ratio(r["ocr_folios_read"], r["ocr_folios"])),
     ("TOC nos", 7, lambda r: ratio(r["ocr_toc_numbers_read"], r["ocr_toc_numbers"])),
+    ("TOC digits", 10, lambda r: ratio(r.get("ocr_toc_digits_read", 0), r.get("ocr_toc_digits", 0))),
 ]
 TOC_COLUMNS = [
     ("book", 10, lambda r: r["book"]),
