@@ -115,3 +115,27 @@ def test_a_book_without_structure_says_so(shelve, english_pdf, monkeypatch, bob_
     assert book.stage_runs.get(stage="index").summary == "No table of contents and no headings found."
     content = bob_client.get(reverse("book", args=[book.pk])).content.decode()
     assert "No table of contents was found in this book" in content
+
+
+def test_reviewers_decisions_survive_the_stage_running_again(indexed, django_user_model):
+    from books import review
+    from books.models import HeadingDecision
+
+    book, _ = indexed
+    alice = django_user_model.objects.create_user("reviewer")
+    jib = book.headings.get(title="1.2 Jib")
+    review.do_place(jib, alice, 3)
+    review.do_edit(book.headings.get(title="2 Knots"), alice, "2 Knots and hitches", 1)
+
+    book.stage_runs.filter(stage="index").update(status="pending")
+    run_pending("w", book_id=book.pk)
+
+    headings = {h.title: h for h in book.headings.all()}
+    assert len(headings) == 4
+    jib = headings["1.2 Jib"]
+    assert (jib.page, jib.status) == (3, "reviewed")
+    assert [d.action for d in jib.decisions.all()] == ["move"]
+    assert headings["2 Knots and hitches"].decisions.get().user == alice
+    assert HeadingDecision.objects.count() == 2
+    assert not ReviewFlag.objects.filter(resolved_at=None).exists()  # nothing asked twice
+    assert headings["1.1 Mainsail"].page_end is not None
