@@ -293,3 +293,21 @@ def test_warming_loads_every_recent_books_index(shelf):
         store.invalidate(book.pk)
     assert store.warm() == len(shelf)
     assert all(any(key[1] == book.pk for key in store._loaded) for book in shelf)
+
+
+def test_headings_changed_while_the_index_is_built_are_not_missed(sailing, monkeypatch):
+    from indexing.stages.embed import EmbedStage
+
+    builds = []
+    real_build = store.build
+
+    def build(book, **kwargs):
+        builds.append(book.pk)
+        if len(builds) == 1:  # a reviewer moves a heading meanwhile
+            Heading.objects.filter(book=book, title="1.2 Jib").update(page=2, line=4)
+        return real_build(book, **kwargs)
+
+    monkeypatch.setattr(store, "build", build)
+    EmbedStage().run(None, sailing, lambda *args, **kwargs: None)
+    assert len(builds) == 2
+    assert retrieval.ask("triangular sail").results[0].page_start == 2

@@ -17,6 +17,22 @@ class EmbedStage(Stage):
         from retrieval import store
 
         progress(0, 1)
-        summary = store.build(book, progress=progress)
-        store.invalidate(book.pk)
+        # A reviewer may change headings while the index is built (the change
+        # cannot queue this run again while it runs): build again until the
+        # headings it was built from are still the book's.
+        for _ in range(REBUILDS):
+            seen = headings_state(book)
+            summary = store.build(book, progress=progress)
+            store.invalidate(book.pk)
+            if headings_state(book) == seen:
+                break
         return summary
+
+
+REBUILDS = 3
+
+
+def headings_state(book) -> int:
+    """Return a fingerprint of what the section chunks are cut from: the placed headings."""
+    return hash(tuple(book.headings.order_by("position").values_list(
+        "pk", "title", "level", "page", "page_end", "line", "status")))
