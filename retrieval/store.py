@@ -13,11 +13,13 @@ import json
 import os
 import shutil
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import faiss
 import numpy as np
+from django.conf import settings
 
 from books.models import Book, Heading, Page
 from books.storage import data_dir
@@ -26,7 +28,9 @@ from retrieval import graph as term_graph
 from retrieval.chunks import Chunk, flat_windows, passages, section_chunks
 
 VERSION = 1
-_loaded: dict = {}
+# Indexes held in memory, least recently used first; at most
+# LIBRARIAN_INDEX_CACHE_BOOKS of them, so a large shelf cannot fill the memory.
+_loaded: OrderedDict = OrderedDict()
 _lock = threading.Lock()
 
 
@@ -178,6 +182,8 @@ def get(book: Book, kind: str = "sections") -> BookIndex:
     key = (str(data_dir()), book.pk, book.sha256, kind)
     with _lock:
         cached = _loaded.get(key)
+        if cached:
+            _loaded.move_to_end(key)
     if cached and cached[0] == stamp:
         return cached[1]
     index = _read(book, kind, path) if isinstance(stamp, int) else None
@@ -188,6 +194,9 @@ def get(book: Book, kind: str = "sections") -> BookIndex:
         index = BookIndex(book.pk, chunks, term_graph.section_terms(counts))
     with _lock:
         _loaded[key] = (stamp, index)
+        _loaded.move_to_end(key)
+        while len(_loaded) > settings.LIBRARIAN_INDEX_CACHE_BOOKS:
+            _loaded.popitem(last=False)
     return index
 
 

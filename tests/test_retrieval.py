@@ -311,3 +311,11 @@ def test_headings_changed_while_the_index_is_built_are_not_missed(sailing, monke
     EmbedStage().run(None, sailing, lambda *args, **kwargs: None)
     assert len(builds) == 2
     assert retrieval.ask("triangular sail").results[0].page_start == 2
+
+
+def test_only_so_many_indexes_are_kept_in_memory(shelf, settings):
+    settings.LIBRARIAN_INDEX_CACHE_BOOKS = 1
+    for book in shelf:
+        store.get(book)
+    assert [key[1] for key in store._loaded] == [shelf[-1].pk]
+    assert retrieval.ask("bowline").results  # evicted books load again when asked
