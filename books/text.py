@@ -8,6 +8,16 @@ CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f"
 _CJK_BREAK = re.compile(rf"(?<=[{CJK}])\n(?=[{CJK}])")
 _HYPHEN_BREAK = re.compile(r"(?<=[a-z])-\n(?=[a-z])")
 _SPACES = re.compile(r"\s+")
+# Greek and Cyrillic letters that OCR puts in Latin words for the Latin letter
+# they look like ("reefknοt" with a Greek omicron). Only inside a Latin word:
+# real Greek (a formula's α, a Greek name) is left alone.
+_LOOKALIKES = dict(zip(
+    "ΑΒΕΖΗΙΚΜΝΟΡΤΥΧαονικυχρАВЕКМНОРСТХаеорсухіјѕ",
+    "ABEZHIKMNOPTYXaovikuxpABEKMHOPCTXaeopcyxijs",
+    strict=True,
+))
+_LOOKALIKE = "".join(_LOOKALIKES)
+_LOOKALIKE_IN_WORD = re.compile(rf"(?<=[A-Za-z])[{_LOOKALIKE}]|[{_LOOKALIKE}](?=[A-Za-z])")
 _KANA = re.compile(r"[\u3040-\u30ff\uff66-\uff9f]")
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _LATIN_WORD = re.compile(r"[A-Za-z]+")
@@ -18,9 +28,11 @@ def for_search(text: str) -> str:
     """Return text normalised for matching: NFKC, lines joined the way they were printed.
 
     Japanese wraps lines inside words, so a line break between two CJK
-    characters is dropped; an English word hyphenated at a line end is joined.
+    characters is dropped; an English word hyphenated at a line end is joined;
+    a Greek or Cyrillic look-alike inside a Latin word becomes the Latin letter.
     """
     text = unicodedata.normalize("NFKC", text)
+    text = _LOOKALIKE_IN_WORD.sub(lambda match: _LOOKALIKES[match.group()], text)
     text = _CJK_BREAK.sub("", text)
     text = _HYPHEN_BREAK.sub("", text)
     return _SPACES.sub(" ", text).strip()

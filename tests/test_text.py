@@ -12,6 +12,9 @@ from indexing.textlayer import is_usable, lines_from_dict
         ("recog-\nnition", "recognition"),
         ("end of line\nnext line", "end of line next line"),
         ("第1章\nSails", "第1章 Sails"),
+        ("reefknοt", "reefknot"),  # a Greek omicron OCR put in a Latin word
+        ("Рython аnd СSS", "Python and CSS"),  # Cyrillic look-alikes starting words
+        ("α = 0.5, Ωmega, ολα", "α = 0.5, Ωmega, ολα"),  # real Greek stays
     ],
 )
 def test_search_text_is_normalised_as_printed(text, expected):
