@@ -73,7 +73,8 @@ def trailing_numbers(lines: list[dict]) -> Counter:
     return numbers
 
 
-INTEGER = re.compile(r"(?<![\d.])(\d+)(?![\d.])")  # 127, not the parts of 8.1.1
+# 127 (after leader dots too), not the parts of 8.1.1
+INTEGER = re.compile(r"(?<!\d)(?<!\d\.)(\d+)(?!\.?\d)")
 
 
 def numbers(lines: list[dict]) -> Counter:

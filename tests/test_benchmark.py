@@ -67,3 +67,11 @@ def test_toc_scores_count_matches_levels_and_placements():
     assert scores == {"truth": 3, "found": 4, "matched": 3, "level_right": 2, "exact": 1,
                       "near": 1, "wrong": 1, "unresolved": 1, "labels_right": 2, "labels": 3,
                       "toc_pages_right": 1}
+
+
+def test_toc_digits_are_whole_numbers_wherever_they_stand():
+    from indexing.benchmark import numbers
+
+    counted = numbers([line("Introduction.......5"), line("8.1.1 Block paragraph 127, 8.1.2 Lists 128"),
+                       line("3.2 Sails ..12"), line("１２")])
+    assert counted == {"5": 1, "127": 1, "128": 1, "12": 2}
