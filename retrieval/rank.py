@@ -86,11 +86,13 @@ def without_noise(scored: list[Scored]) -> list[Scored]:
     book that answers in other words (another language, found by vectors
     alone) keeps its candidates.
     """
-    floors = {}
-    for s in scored:  # best first
-        if s.found and s.book_id not in floors:
-            floors[s.book_id] = NOISE_FLOOR * max(t.score for t in scored if t.book_id == s.book_id)
-    return [s for s in scored if s.found or s.score >= floors.get(s.book_id, 0.0)]
+    best, holding = {}, set()
+    for s in scored:  # best first, so a book's first section is its best
+        best.setdefault(s.book_id, s.score)
+        if s.found:
+            holding.add(s.book_id)
+    return [s for s in scored
+            if s.found or s.book_id not in holding or s.score >= NOISE_FLOOR * best[s.book_id]]
 
 
 def _scored(pair, point, found) -> Scored:
