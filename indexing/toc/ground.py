@@ -9,8 +9,17 @@ from dataclasses import dataclass
 
 from indexing.toc.detect import heading_kind
 from indexing.toc.layout import rows
+from indexing.toc.match import (
+    BodyRow,
+    Style,
+    Title,
+    page_rows,
+    plausible,
+    score,
+    similarity,
+    with_next,
+)
 from indexing.toc.text import key
-from indexing.toc.match import BodyRow, Title, page_rows, plausible, score, similarity, with_next
 
 NEAR, WIDE, FAR_BETWEEN = 2, 8, 40  # window half-widths in pages
 GLOBAL_KEY = 10  # a title found anywhere in the book must be at least this long
@@ -39,6 +48,7 @@ class Body:
         self.folio_lines = folio_lines
         self.cache: dict[int, list[BodyRow]] = {}
         self.index: dict[str, list[BodyRow]] | None = None
+        self.style = Style.of(pages)
 
     def rows(self, number: int) -> list[BodyRow]:
         """Return the candidate rows of a page (only its heading on a contents page)."""
@@ -49,7 +59,9 @@ class Body:
             elif number in self.contents_pages:
                 self.cache[number] = self._contents_heading(page)
             else:
-                self.cache[number] = with_next(page_rows(page, self.folio_lines.get(number, set())))
+                self.cache[number] = with_next(
+                    page_rows(page, self.folio_lines.get(number, set()), self.style)
+                )
         return self.cache[number]
 
     def _contents_heading(self, page: dict) -> list[BodyRow]:

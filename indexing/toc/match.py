@@ -1,8 +1,9 @@
 """Heading candidates on body pages and how well a TOC title matches them (pure functions)."""
 
 from dataclasses import dataclass
-from functools import cached_property
 from difflib import SequenceMatcher
+from functools import cached_property
+from statistics import median
 
 from indexing.toc.folios import TOP_BAND
 from indexing.toc.layout import Row, body_height, frame_boxes, rows
@@ -13,6 +14,10 @@ HEADING_HEIGHT = 1.1  # rows this much taller than body text look like headings
 MIN_FUZZY = 0.8
 SHORT_KEY = 6  # keys this short must match exactly
 MAX_HEADING_KEY = 200
+HEAD_GAP = 1.5  # a running head stands at least this many body lines above the text
+HEAD_SHARE = 0.3  # a book has running heads when this share of its pages shows one
+HEAD_SLACK = 0.35  # body lines a running head's centre may stray from the book's
+STYLE_SAMPLE = 150  # pages looked at to learn a book's style
 
 
 @dataclass(frozen=True)
@@ -34,14 +39,71 @@ class BodyRow:
         return frozenset(bigrams(self.rest))
 
 
-def page_rows(page: dict, skip_lines: set[int]) -> list[BodyRow]:
-    """Return the candidate heading rows of one page (folios and running heads left out)."""
+@dataclass(frozen=True)
+class Style:
+    """What a book's body pages share: the text height and where running heads stand."""
+
+    body: float | None = None  # median body text height over the book's pages
+    head_cy: float | None = None  # centre of the running heads; None: the book has none
+
+    @classmethod
+    def of(cls, pages: list[dict]) -> "Style":
+        """Learn the style from up to STYLE_SAMPLE pages spread over the book.
+
+        A running head is a page's first row, in the top band, set apart from the
+        text below by more than a line; the book has running heads when enough of
+        its pages show one at the same height.
+        """
+        pages = [page for page in pages if page.get("lines")]
+        step = max(1, len(pages) // STYLE_SAMPLE)
+        bodies, tops = [], []
+        for page in pages[::step]:
+            found = [row for row in rows(page, max_gap=ROW_GAP) if row.text]
+            if len(found) < 3:
+                continue
+            body = body_height(found)
+            bodies.append(body)
+            first, second = found[0], found[1]
+            apart = second.y0 - first.y1 > HEAD_GAP * body
+            if first.cy < TOP_BAND * frame_boxes(page)[2] and apart:
+                tops.append(first.cy)
+        if not bodies:
+            return cls()
+        body = median(bodies)
+        slack = HEAD_SLACK * body
+        best = max(tops, key=lambda cy: sum(abs(o - cy) <= slack for o in tops), default=None)
+        near = [cy for cy in tops if best is not None and abs(cy - best) <= slack]
+        head = median(near) if len(near) >= max(3, HEAD_SHARE * len(bodies)) else None
+        return cls(body, head)
+
+    def running_head(self, row: Row, position: int) -> bool:
+        """Return True if row stands where the book's running heads stand."""
+        return (
+            self.head_cy is not None and position < 2
+            and abs(row.cy - self.head_cy) <= HEAD_SLACK * self.body
+            and row.height <= 2 * self.body
+        )
+
+
+PLAIN = Style()  # nothing known about the book
+
+
+def page_rows(page: dict, skip_lines: set[int], style: Style = PLAIN) -> list[BodyRow]:
+    """Return the candidate heading rows of one page (folios and running heads left out).
+
+    A page set mostly in small type (a figure's labels, a table) or with only a
+    few large rows is measured against the book's body text, not its own.
+    """
     found = rows(page, max_gap=ROW_GAP)
     body = body_height(found)
+    if style.body and not 0.75 <= body / style.body <= 1.33:
+        body = style.body
     height = frame_boxes(page)[2]
     out = []
     for position, row in enumerate(found):
         if skip_lines.intersection(row.lines) or _running_head(row, position, body, height):
+            continue
+        if style.running_head(row, position):
             continue
         number, kind, rest = numbering(row.text)
         rest_key = key(rest)

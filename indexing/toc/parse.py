@@ -1,13 +1,13 @@
 """TOC entries from the rows of contents pages, deterministically (pure functions)."""
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from indexing.toc.detect import content_rows, heading_kind, trailing_page
 from indexing.toc.layout import Row, frame_boxes
 from indexing.toc.layout import rows as make_rows
 from indexing.toc.numbers import parse_page
-from indexing.toc.text import tidy_title, numbering
+from indexing.toc.text import numbering, tidy_title
 
 # "A 12, B 13"; OCR may drop the space before a dotted section number ("249,12.5.3").
 RUN_IN = re.compile(r"(?<=[0-9ivxlc])[,;](?:\s+(?=[^\W_a-z])|(?=\d{1,3}(?:\.\d{1,3})+\s))")
@@ -44,7 +44,7 @@ def parse_pages(pages: list[dict], folio_lines: dict[int, set[int]]) -> list[Raw
     for page in pages:
         number = page["number"]
         page_rows = content_rows(page, folio_lines.get(number, set()))
-        page_rows = _after_heading(page_rows)
+        page_rows = _lone_capital_roman(page, _after_heading(page_rows))
         for index, column in enumerate(_columns(page, page_rows)):
             entries += _parse_column(column, number, index)
     return entries
@@ -55,6 +55,33 @@ def _after_heading(page_rows: list[Row]) -> list[Row]:
         if heading_kind(row.text):
             return page_rows[index + 1:]
     return page_rows
+
+
+def _lone_capital_roman(page: dict, page_rows: list[Row]) -> list[Row]:
+    """Return the rows with a page number read as a capital roman ("V" for "v") lower-cased.
+
+    OCR often reads a lone "v" or "x" as a capital. A capital numeral is taken
+    for a page only when it stands alone at the right edge, apart from its row's
+    title; in a title ("Part V") it stays with its words.
+    """
+    if not page_rows:
+        return page_rows
+    boxes, lines = frame_boxes(page)[0], page.get("lines") or []
+    right = max(row.x1 for row in page_rows)
+    mid = (min(row.x0 for row in page_rows) + right) / 2
+    out = []
+    for row in page_rows:
+        last = max(row.lines, key=lambda index: boxes[index][0]) if row.lines else None
+        token = lines[last]["text"].strip() if last is not None else ""
+        near_edge = last is not None and right - boxes[last][2] < 1.5 * max(row.height, 1.0)
+        others = [boxes[index][2] for index in row.lines if index != last]
+        apart = boxes[last][0] - max(others) > 3 * max(row.height, 1.0) if others else (
+            last is not None and boxes[last][0] > mid)
+        capital = token.isupper() and (parse_page(token) or ("",))[0] == "roman"
+        if capital and near_edge and apart and row.text.endswith(token):
+            row = replace(row, text=row.text[: len(row.text) - len(token)] + token.lower())
+        out.append(row)
+    return out
 
 
 def _columns(page: dict, page_rows: list[Row]) -> list[list[Row]]:

@@ -1,5 +1,5 @@
 from indexing.toc import recover
-from tests.toc.pages import body, page, toc_row
+from tests.toc.pages import body, line, page, toc_row
 
 CHAPTERS = [("1 Sails", 1), ("1.1 Rigging", 2), ("2 Knots", 4), ("2.1 The bowline", 5),
             ("3 Weather", 7)]
@@ -111,3 +111,43 @@ def test_without_a_toc_the_structure_is_inferred():
     assert result.inferred
     assert [(e.level, e.title, e.page, e.status) for e in result.entries] == [
         (1, "1 Sails", 2, "exact"), (2, "1.1 Rigging", 3, "exact"), (1, "2 Knots", 5, "exact")]
+
+
+def test_a_running_head_on_a_figure_page_does_not_take_the_heading():
+    """The section starts low on its page, set like the text; the next page is a figure
+    whose small labels make the running head (the section's title) look large."""
+    def with_head(number, head, rows, folio):
+        made = page(number, rows, folio=folio)
+        made["lines"].insert(0, line(head, 72, 50))
+        return made
+
+    filler = [f"Text line {i} about the rigging and the sails of small boats." for i in range(12)]
+    pages = [page(1, ["A Short Guide to Boats"]),
+             page(2, ["#Contents"] + [toc_row(t, p) for t, p in CHAPTERS])]
+    heads = {1: "1 Sails", 2: "1.1 Rigging", 3: "1.1 Rigging", 4: "2 Knots", 5: "2 Knots",
+             6: "2.1 The bowline", 7: "3 Weather", 8: "3 Weather"}
+    for printed in range(1, 9):
+        starts = {1: ["1 Sails"], 2: ["1.1 Rigging"], 4: ["2 Knots"], 7: ["3 Weather"]}
+        rows = starts.get(printed, [])
+        rows = rows + filler + (["2.1 The bowline"] + filler[:3] if printed == 5 else [])
+        pages.append(with_head(printed + 2, heads[printed], rows, printed))
+    figure = pages[7]  # printed 6: the figure, its labels set small
+    figure["lines"] = figure["lines"][:1] + [
+        line(f"label {i}", 100 + 30 * (i % 5), 200 + 40 * (i // 5), height=5.0) for i in range(15)
+    ] + [line("6", 300, 740)]
+    entry = by_title(recover(pages))["2.1 The bowline"]
+    assert (entry.page, entry.status) == (7, "exact")
+
+
+def test_a_page_number_read_as_a_capital_roman_is_still_the_page():
+    """OCR reads a lone "v" at the right edge as "V"; in a title ("Part V") it stays."""
+    from indexing.toc.parse import parse_pages
+
+    contents = page(2, ["#Contents",
+                        [("Thanks", 72, 110), ("iii", 520, 532)],
+                        [("Preface", 72, 115), ("V", 524, 532)],
+                        [("Part V Tides", 72, 140), ("9", 524, 532)]])
+    raws = parse_pages([contents], {})
+    assert [(r.title, r.token, r.printed) for r in raws] == [
+        ("Thanks", "iii", ("roman", 3)), ("Preface", "v", ("roman", 5)),
+        ("Part V Tides", "9", ("arabic", 9))]
