@@ -14,6 +14,7 @@ run: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py ensure_admin
 	$(PY) manage.py prepare_model
+	$(PY) manage.py prepare_ocr
 	$(PY) manage.py serve --host $(HOST) --port $(PORT)
 
 test: install

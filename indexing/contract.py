@@ -74,6 +74,9 @@ class StageContext:
                 batch_pages=settings.LIBRARIAN_OCR_BATCH_PAGES,
                 min_confidence=settings.LIBRARIAN_OCR_MIN_CONFIDENCE,
                 det_max_side=settings.LIBRARIAN_OCR_DET_MAX_SIDE,
+                precision=settings.LIBRARIAN_OCR_PRECISION,
+                model_dir=str(settings.LIBRARIAN_OCR_MODEL_DIR
+                              or Path(settings.LIBRARIAN_DATA_DIR) / "models" / "ocr"),
                 det_model_name=settings.LIBRARIAN_PADDLE_DET_MODEL_NAME,
                 det_model_dir=settings.LIBRARIAN_PADDLE_DET_MODEL_DIR,
                 rec_model_name=settings.LIBRARIAN_PADDLE_REC_MODEL_NAME,

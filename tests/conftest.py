@@ -1,9 +1,18 @@
+import os
+from pathlib import Path
+
 import pytest
 from django.contrib.auth.models import Group, User
 from django.test import Client
 
 from books.models import LIBRARIANS_GROUP
 from tests.pdfs import make_japanese_pdf, make_pdf
+
+# The int8 OCR models take about a minute to make: the tests (and the app processes
+# they start) share one copy per machine instead of making them in every data dir.
+OCR_MODEL_DIR = os.environ.get(
+    "LIBRARIAN_TEST_OCR_MODEL_DIR", str(Path.home() / ".cache" / "librarian" / "ocr-models")
+)
 
 ENGLISH_PAGES = [
     "A Short Guide to Boats\nContents\n1 Sails ........ 2\n2 Knots ........ 3",
@@ -24,6 +33,7 @@ def data_dir(settings, tmp_path):
     path = tmp_path / "data"
     path.mkdir()
     settings.LIBRARIAN_DATA_DIR = path
+    settings.LIBRARIAN_OCR_MODEL_DIR = OCR_MODEL_DIR
     # No test assembles the 1 GB embedded model; tests of the model set one explicitly.
     settings.LIBRARIAN_LLM_MODEL = "none"
     return path

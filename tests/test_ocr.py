@@ -209,3 +209,76 @@ class TestPaddleOcr:
             "The OCR engine cannot be loaded: PaddleOCR needs LIBRARIAN_PADDLE_DET_MODEL_DIR "
             "and LIBRARIAN_PADDLE_REC_MODEL_DIR."
         )
+
+
+class TestInt8Models:
+    """rapidocr's models quantized here once: made at most once, keyed, and reading the same."""
+
+    def test_they_are_made_once_and_reused(self, tmp_path, monkeypatch):
+        from indexing.ocr import quantize
+
+        made = []
+
+        def fake_build(sources, targets):
+            made.append(targets)
+            for path in targets.values():
+                path.write_bytes(b"int8")
+
+        monkeypatch.setattr(quantize, "build", fake_build)
+        first = quantize.ensure(tmp_path)
+        second = quantize.ensure(tmp_path)
+        assert first == second and len(made) == 1
+        assert sorted(first) == ["det"]
+        assert first["det"].parent.name.startswith("pp-ocrv6-small-int8-")
+
+    def test_a_new_recipe_makes_new_models(self, monkeypatch):
+        from indexing.ocr import quantize
+
+        sources = quantize.source_models()
+        before = quantize.model_key(sources)
+        monkeypatch.setattr(quantize, "RECIPE", quantize.RECIPE + 1)
+        assert quantize.model_key(sources) != before
+
+    def test_calibration_pages_are_typeset_here_the_same_every_time(self):
+        from indexing.ocr import quantize
+
+        first, again = quantize.calibration_pages(2), quantize.calibration_pages(2)
+        assert all((a == b).all() for a, b in zip(first, again))
+        inked = [(page < 128).mean() for page in first]  # text covers a book page's share
+        assert all(0.01 < share < 0.2 for share in inked)
+        assert quantize.det_input(first[0]).shape[2:] == (1248, 864)  # A5 at 150 dpi, to 32s
+        english, japanese = quantize.catalogue_texts()
+        assert any("password" in text.lower() for text in english)
+        assert any("パスワード" in text for text in japanese)
+
+    def test_without_onnx_the_float_models_are_used(self, monkeypatch, caplog):
+        from indexing.ocr import quantize
+
+        def unavailable(models_dir):
+            raise quantize.QuantizeUnavailable("onnx is not installed")
+
+        monkeypatch.setattr(quantize, "ensure", unavailable)
+        assert engines.int8_models(engines.OcrConfig(model_dir="/nowhere")) == {}
+        assert "float OCR models" in caplog.text
+
+    @pytest.mark.slow
+    def test_int8_reads_what_the_float_models_read(self, english_pdf, japanese_pdf, tmp_path):
+        import difflib
+
+        import pymupdf
+
+        from indexing.ocr.render import render
+        from tests.conftest import OCR_MODEL_DIR
+
+        def read(precision, pdf):
+            config = engines.OcrConfig(precision=precision, model_dir=OCR_MODEL_DIR)
+            engine = engines.get_engine(config)
+            with pymupdf.open(pdf) as document:
+                images = [render(page, 150, 12_000_000)[0] for page in document]
+            return "".join(line.text for page in engine.read(images) for line in page)
+
+        scans = (scan_of(english_pdf, tmp_path / "en.pdf"), scan_of(japanese_pdf, tmp_path / "ja.pdf"))
+        for pdf in scans:
+            int8, fp32 = read("int8", pdf), read("fp32", pdf)
+            assert len(fp32) > 40
+            assert difflib.SequenceMatcher(None, int8, fp32).ratio() >= 0.97

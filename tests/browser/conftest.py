@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser.books import make_scanned_books
+from tests.conftest import OCR_MODEL_DIR
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
@@ -84,6 +85,7 @@ def app_server(tmp_path_factory):
     env = {**inherited, "LIBRARIAN_DATA_DIR": str(data_dir), "LIBRARIAN_POLL_SECONDS": "1",
            "LIBRARIAN_WORKER": "embedded", "LIBRARIAN_WORKER_THREADS": "1",
            "LIBRARIAN_DEBUG": "false", "PYTHONUNBUFFERED": "1",
+           "LIBRARIAN_OCR_MODEL_DIR": OCR_MODEL_DIR,
            # Cards are a complete answer without a model; a 1.5B model on two cores is not quick.
            "LIBRARIAN_LLM_MODEL": "none"}
     manage(env, "migrate", "--noinput")

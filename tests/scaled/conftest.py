@@ -16,6 +16,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
+from tests.conftest import OCR_MODEL_DIR
 from tests.scaled import servers
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,7 +33,7 @@ def app_env(data_dir: Path, **settings) -> dict:
     """Return an environment for the app's processes: this one's, minus LIBRARIAN_* , plus settings."""
     env = {key: value for key, value in os.environ.items() if not key.startswith("LIBRARIAN_")}
     env.update(LIBRARIAN_DATA_DIR=str(data_dir), LIBRARIAN_SECRET_KEY="s" * 40,
-               PYTHONUNBUFFERED="1")
+               LIBRARIAN_OCR_MODEL_DIR=OCR_MODEL_DIR, PYTHONUNBUFFERED="1")
     env.update({f"LIBRARIAN_{key.upper()}": str(value) for key, value in settings.items()})
     return env
 
