@@ -247,3 +247,29 @@ def test_books_registered_before_a_stage_existed_get_its_run(book):
     run = StageRun.objects.get(book=book, stage=STAGES[-1].name)
     assert run.status == StageRun.Status.PENDING and run.position == len(STAGES) - 1
     assert list(runner.runnable()) == [run]
+
+
+def test_an_upgrade_recovers_finished_books_contents_again(shelve, tmp_path):
+    """Migration 0003: index, verify and embed run again; OCR and ingest are kept."""
+    import importlib
+
+    from django.apps import apps
+
+    from tests.pdfs import make_pdf
+
+    folio = "\n" * 30
+    pages = ["Contents\n1 Sails ........ 1\n2 Knots ........ 2\n3 Tides ........ 3",
+             f"1 Sails\nThe mainsail catches the wind.{folio}1",
+             f"2 Knots\nThe bowline makes a loop.{folio}2",
+             f"3 Tides\nThe sea rises twice a day.{folio}3"]
+    book = shelve(make_pdf(tmp_path / "boats.pdf", pages, title="Boats"))
+    assert set(book.stage_runs.values_list("status", flat=True)) == {"done"}
+    before = list(book.headings.values_list("title", "page"))
+    assert before == [("1 Sails", 2), ("2 Knots", 3), ("3 Tides", 4)]
+    importlib.import_module("indexing.migrations.0003_recover_contents_again").requeue(apps, None)
+    status = dict(book.stage_runs.values_list("stage", "status"))
+    assert status == {"ocr": "done", "ingest": "done", "index": "pending",
+                      "verify": "pending", "embed": "pending"}
+    runner.run_pending("test-worker")
+    assert set(book.stage_runs.values_list("status", flat=True)) == {"done"}
+    assert list(book.headings.values_list("title", "page")) == before
