@@ -39,6 +39,7 @@ def fake_engine(settings, monkeypatch):
     monkeypatch.setattr(FakeEngine, "fail_on", set())
     monkeypatch.setattr(FakeEngine, "calls", 0)
     settings.LIBRARIAN_OCR_ENGINE = "fake"
+    settings.LIBRARIAN_OCR_BATCH_PAGES = 1  # calls counted one page each
     return FakeEngine
 
 
@@ -121,6 +122,33 @@ class TestTheStage:
         assert ocr.status == "done"
         assert ocr.summary == "3 pages, 3 read by OCR"  # page 2 was read on the second try
         assert fake_engine.calls == 4
+
+    def test_pages_are_read_side_by_side_and_stored_in_order(
+        self, shelve, tmp_path, settings, monkeypatch
+    ):
+        class SlowEngine(FakeEngine):
+            side_by_side = True
+            running = most = 0
+            lock = threading.Lock()
+
+            def read(self, images):
+                with SlowEngine.lock:
+                    SlowEngine.running += 1
+                    SlowEngine.most = max(SlowEngine.most, SlowEngine.running)
+                threading.Event().wait(0.2)
+                with SlowEngine.lock:
+                    SlowEngine.running -= 1
+                return [[RawLine(quad(100, 100, 500, 130), f"{len(images)} page", 0.9)]
+                        for _ in images]
+
+        monkeypatch.setitem(engines.ENGINES, "slow", SlowEngine)
+        settings.LIBRARIAN_OCR_ENGINE = "slow"
+        settings.LIBRARIAN_OCR_BATCH_PAGES = 2
+        book = shelve(make_scan_pdf(tmp_path / "scan.pdf", count=5))
+        assert book.stage_runs.get(stage="ocr").summary == "5 pages, 5 read by OCR"
+        assert list(book.pages.order_by("number").values_list("number", "text")) == [
+            (n, "1 page") for n in range(1, 6)]  # one page a call
+        assert SlowEngine.most == 2
 
     def test_a_page_that_keeps_failing_is_recorded(self, shelve, tmp_path, fake_engine):
         fake_engine.fail_on = {2, 4}

@@ -33,7 +33,7 @@ class OcrConfig:
     engine: str = "rapidocr"
     device: str = "cpu"
     threads: int = 0  # 0: the runtime's default
-    batch_pages: int = 1
+    batch_pages: int = 2
     min_confidence: float = 0.3
     det_max_side: int = 1280
     precision: str = "int8"  # rapidocr: "int8" (quantized here once) or "fp32" (as shipped)
@@ -47,6 +47,7 @@ class OcrConfig:
 
 class OcrEngine(Protocol):
     name: str
+    side_by_side: bool  # True: read one page per call, batch_pages calls at once
 
     def read(self, images: list[np.ndarray]) -> list[list[RawLine]]:
         """Return the text lines of each image (H×W×3 uint8), in any order."""
@@ -54,6 +55,7 @@ class OcrEngine(Protocol):
 
 class RapidOcrEngine:
     name = "rapidocr"
+    side_by_side = True  # calls from several threads run at once, a page each
 
     def __init__(self, config: OcrConfig):
         try:
@@ -79,8 +81,12 @@ class RapidOcrEngine:
             "Det.limit_side_len": config.det_max_side,
             "Det.limit_type": "max",
         }
-        if config.threads:
-            params["EngineConfig.onnxruntime.intra_op_num_threads"] = config.threads
+        # The ocr stage reads batch_pages pages side by side, so the cores are
+        # shared out among them: a page's many small recognition calls keep one
+        # core busy better than they split over two.
+        threads = config.threads or max(1, len(os.sched_getaffinity(0)) // config.batch_pages)
+        if threads:
+            params["EngineConfig.onnxruntime.intra_op_num_threads"] = threads
             params["EngineConfig.onnxruntime.inter_op_num_threads"] = 1
         if config.precision == "int8":
             params.update(int8_models(config))
@@ -124,6 +130,7 @@ class PaddleOcrEngine:
     """
 
     name = "paddleocr"
+    side_by_side = False  # a call takes batch_pages pages, recognised together on the GPU
 
     def __init__(self, config: OcrConfig):
         if not (config.det_model_dir and config.rec_model_dir):

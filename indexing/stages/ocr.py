@@ -2,7 +2,8 @@
 
 A page's own text layer is used when it is real; otherwise the page is
 rendered and read by the OCR engine. Rendering runs in a thread one or two
-pages ahead of recognition, so both cores stay busy. Pages are stored a batch
+pages ahead of recognition, and the CPU engine reads batch_pages pages side
+by side, so both cores stay busy. Pages are stored a batch
 at a time: a restarted run skips the pages already recorded. A page the engine
 fails on is recorded with its error, tried once more at the end, and does not
 fail the book.
@@ -10,6 +11,8 @@ fail the book.
 
 import logging
 import time
+from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -21,7 +24,7 @@ from books.registration import active_content
 from indexing import textlayer
 from indexing.contract import Stage, StageError
 from indexing.ocr import layout
-from indexing.ocr.engines import EngineUnavailable, get_engine
+from indexing.ocr.engines import ENGINES, EngineUnavailable, get_engine
 from indexing.ocr.render import PageTooLarge, check_drawing, render
 from indexing.prefetch import prefetch
 
@@ -82,20 +85,29 @@ class OcrStage(Stage):
             document = pymupdf.open(book.path)
         except (OSError, RuntimeError, ValueError) as error:
             raise StageError("The stored PDF could not be opened.", detail=repr(error)) from error
+        # Either batch_pages calls of one page at once (engines that read side by
+        # side) or one call of batch_pages pages (a GPU batch); pages keep their order.
+        side_by_side = getattr(ENGINES.get(ctx.ocr.engine), "side_by_side", False)
+        calls, per_call = (ctx.ocr.batch_pages, 1) if side_by_side else (1, ctx.ocr.batch_pages)
         pending, waiting, last_save = [], [], time.monotonic()
-        with document:
+        flight: deque[Future] = deque()
+        with document, ThreadPoolExecutor(calls, "librarian-ocr") as pool:
             for item in prefetch(prepare(document, book, numbers, ctx, self.can_read)):
                 if item.image is None:
-                    pending.append(item.page)
+                    flight.append(_ready([item.page]))
                 else:
                     waiting.append(item)
-                if len(waiting) >= ctx.ocr.batch_pages:
-                    pending.extend(self._recognise(waiting))
+                if len(waiting) >= per_call:
+                    flight.append(pool.submit(self._recognise, waiting))
                     waiting = []
+                while flight and (flight[0].done() or len(flight) > calls):
+                    pending.extend(flight.popleft().result())
                 if len(pending) >= SAVE_PAGES or time.monotonic() - last_save > SAVE_SECONDS:
                     last_save = self._save(pending, finished, progress, book.page_count)
                     pending = []
-            pending.extend(self._recognise(waiting))
+            flight.append(pool.submit(self._recognise, waiting))
+            while flight:
+                pending.extend(flight.popleft().result())
         self._save(pending, finished, progress, book.page_count)
 
     def _recognise(self, items: list[Prepared]) -> list[Page]:
@@ -123,6 +135,12 @@ class OcrStage(Stage):
             progress(len(finished | read), total, checkpoint=True)
         finished.update(read)
         return time.monotonic()
+
+
+def _ready(pages: list[Page]) -> Future:
+    future: Future = Future()
+    future.set_result(pages)
+    return future
 
 
 def prepare(document, book, numbers, ctx, can_read: bool):
