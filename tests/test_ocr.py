@@ -310,3 +310,7 @@ class TestInt8Models:
             int8, fp32 = read("int8", pdf), read("fp32", pdf)
             assert len(fp32) > 40
             assert difflib.SequenceMatcher(None, int8, fp32).ratio() >= 0.97
+        # Vertical pages are detected again in float: the int8 detector split their columns.
+        tate = make_vertical_pdf(tmp_path / "tate.pdf", ["目次", "第一章 総則", "第二章 権利の取得"])
+        tate_scan = scan_of(tate, tmp_path / "tate-scan.pdf")
+        assert read("int8", tate_scan) == read("fp32", tate_scan) == "第二章権利の取得第一章総則目次"

@@ -88,21 +88,52 @@ class RapidOcrEngine:
         if threads:
             params["EngineConfig.onnxruntime.intra_op_num_threads"] = threads
             params["EngineConfig.onnxruntime.inter_op_num_threads"] = 1
-        if config.precision == "int8":
-            params.update(int8_models(config))
+        self._float_params = dict(params)
+        self._float: object | None = None
+        self._lock = threading.Lock()
+        int8 = int8_models(config) if config.precision == "int8" else {}
+        params.update(int8)
         self._ocr = RapidOCR(params=params)
+        if not int8:
+            self._float = self._ocr
 
     def read(self, images):
         return [self._read_one(image) for image in images]
 
     def _read_one(self, image):
         result = self._ocr(image)
+        if self._ocr is not self._float and _mostly_vertical(result):
+            # The int8 detector split vertical columns at word gaps and read leader
+            # dots as marks in our tests: vertical pages are detected again in float.
+            result = self._float_ocr()(image)
         if result.boxes is None:
             return []
         return [
             RawLine(quad=tuple(map(tuple, quad)), text=text, conf=float(score))
             for quad, text, score in zip(result.boxes.tolist(), result.txts, result.scores)
         ]
+
+
+    def _float_ocr(self):
+        with self._lock:
+            if self._float is None:
+                from rapidocr import RapidOCR
+
+                self._float = RapidOCR(params=self._float_params)
+            return self._float
+
+
+def _mostly_vertical(result) -> bool:
+    """Return True when most of the text found lies in boxes taller than they are wide."""
+    if result.boxes is None:
+        return False
+    vertical = total = 0
+    for quad, text in zip(result.boxes.tolist(), result.txts, strict=True):
+        xs, ys = [point[0] for point in quad], [point[1] for point in quad]
+        total += len(text)
+        if len(text) > 1 and max(ys) - min(ys) > 1.5 * (max(xs) - min(xs)):
+            vertical += len(text)
+    return vertical * 2 > total
 
 
 def int8_models(config: OcrConfig) -> dict:

@@ -49,7 +49,8 @@ def test_ocr_survives_a_killed_worker_and_a_hung_one(stack, tmp_path):
     stack.sql(PG_TRIGGERS)
     scan, twin = twin_scans(tmp_path, PAGE_COUNT)
     # The first worker runs "on another machine": its claim can only expire.
-    first = stack.worker(prefix=other_host(), poll_seconds=1)
+    # One page at a time on one thread: slow enough to be killed mid-book.
+    first = stack.worker(prefix=other_host(), poll_seconds=1, ocr_batch_pages=1, ocr_threads=1)
     assert stack.manage("addbook", scan).returncode == 0
     book = stack.book_id(scan.name)
     stack.wait_until(lambda: ocr_done(stack, book) >= 3, 120, "the first pages read")
