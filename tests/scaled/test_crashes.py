@@ -19,7 +19,10 @@ from tests.scaled.observe import (
     twin_scans,
 )
 
-PAGE_COUNT = 12
+PAGE_COUNT = 24
+# One page at a time on one thread: slow enough to be stopped mid-book (the CPU
+# engine reads these small pages in well under a second each otherwise).
+SLOW = {"ocr_batch_pages": 1, "ocr_threads": 1}
 
 
 def ocr_done(stack, book_id: int) -> int:
@@ -49,8 +52,7 @@ def test_ocr_survives_a_killed_worker_and_a_hung_one(stack, tmp_path):
     stack.sql(PG_TRIGGERS)
     scan, twin = twin_scans(tmp_path, PAGE_COUNT)
     # The first worker runs "on another machine": its claim can only expire.
-    # One page at a time on one thread: slow enough to be killed mid-book.
-    first = stack.worker(prefix=other_host(), poll_seconds=1, ocr_batch_pages=1, ocr_threads=1)
+    first = stack.worker(prefix=other_host(), poll_seconds=1, **SLOW)
     assert stack.manage("addbook", scan).returncode == 0
     book = stack.book_id(scan.name)
     stack.wait_until(lambda: ocr_done(stack, book) >= 3, 120, "the first pages read")
@@ -59,7 +61,7 @@ def test_ocr_survives_a_killed_worker_and_a_hung_one(stack, tmp_path):
     written = stack.sql("SELECT count(*) FROM page_writes")[0][0]
     assert 3 <= written < PAGE_COUNT
 
-    second = stack.worker(poll_seconds=1)
+    second = stack.worker(poll_seconds=1, **SLOW)
     stack.wait_until(lambda: stack.sql("SELECT count(*) FROM page_writes")[0][0] >= written + 2,
                      120, "the second worker resuming")
     pause_outside_a_transaction(stack, second)  # hung: alive, but its heartbeat stops
@@ -104,7 +106,8 @@ def test_indexing_survives_a_worker_killed_before_it_commits(stack, tmp_path):
 
 def test_the_embedded_server_killed_and_restarted_loses_nothing(stack, tmp_path):
     # The embedded default: SQLite and worker threads inside `manage.py serve`.
-    sqlite_only = {"database_url": "", "redis_url": "", "worker": "embedded", "poll_seconds": 0.5}
+    sqlite_only = {"database_url": "", "redis_url": "", "worker": "embedded", "poll_seconds": 0.5,
+                   **SLOW}
     assert stack.manage("migrate", "--noinput", **sqlite_only).returncode == 0
     database = stack.data_dir / "librarian.sqlite3"
     with sqlite3.connect(database) as connection:
