@@ -1,3 +1,4 @@
+import io
 import json
 import threading
 
@@ -99,6 +100,16 @@ def test_runworker_once_runs_the_queue(shelve, english_pdf):
     book = shelve(english_pdf, process=False)
     call_command("runworker", "--once", stdout=open("/dev/null", "w"))
     assert set(book.stage_runs.values_list("status", flat=True)) == {"done"}
+
+
+def test_runworker_once_queues_stages_added_after_a_book_came_in(shelve, english_pdf):
+    book = shelve(english_pdf)
+    book.stage_runs.filter(stage__in=["verify", "embed"]).delete()  # an older release's book
+    out = io.StringIO()
+    call_command("runworker", "--once", stdout=out)
+    assert "Queued new stages for 1 book(s)" in out.getvalue()
+    assert dict(book.stage_runs.values_list("stage", "status")) == dict.fromkeys(
+        ["ocr", "ingest", "index", "verify", "embed"], "done")
 
 
 def test_runworker_rejects_unknown_stages():

@@ -3,6 +3,7 @@ import threading
 
 from django.core.management.base import BaseCommand, CommandError
 
+from indexing import runner
 from indexing.runner import worker_name
 from indexing.stages import STAGES
 from indexing.worker import Worker
@@ -27,6 +28,10 @@ class Command(BaseCommand):
         if unknown:
             raise CommandError(f"Unknown stages: {', '.join(sorted(unknown))}.")
         if once:
+            # Like a looping worker, queue the stages added since older books came in.
+            added = runner.add_missing_runs()
+            if added:
+                self.stdout.write(f"Queued new stages for {added} book(s) registered before them.")
             ran = Worker(stages=names).run_once()
             self.stdout.write(f"Ran {ran} stage runs.")
             return
