@@ -113,7 +113,6 @@ class RapidOcrEngine:
             for quad, text, score in zip(result.boxes.tolist(), result.txts, result.scores)
         ]
 
-
     def _float_ocr(self):
         with self._lock:
             if self._float is None:
