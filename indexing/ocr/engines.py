@@ -85,9 +85,8 @@ class RapidOcrEngine:
         # shared out among them: a page's many small recognition calls keep one
         # core busy better than they split over two.
         threads = config.threads or max(1, len(os.sched_getaffinity(0)) // config.batch_pages)
-        if threads:
-            params["EngineConfig.onnxruntime.intra_op_num_threads"] = threads
-            params["EngineConfig.onnxruntime.inter_op_num_threads"] = 1
+        params["EngineConfig.onnxruntime.intra_op_num_threads"] = threads
+        params["EngineConfig.onnxruntime.inter_op_num_threads"] = 1
         self._float_params = dict(params)
         self._float: object | None = None
         self._lock = threading.Lock()

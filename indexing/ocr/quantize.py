@@ -119,7 +119,7 @@ def build(sources: dict[str, Path], targets: dict[str, Path]) -> None:
             array = next(self.arrays, None)
             return None if array is None else {"x": array}
 
-    inputs = {"det": lambda: [det_input(image) for image in calibration_pages()]}
+    inputs = {"det": [det_input(image) for image in calibration_pages()]}  # per model in MODELS
     root = logging.getLogger()
     level = root.level
     root.setLevel(logging.ERROR)  # the tools warn on the root logger about every tensor they skip
@@ -129,7 +129,7 @@ def build(sources: dict[str, Path], targets: dict[str, Path]) -> None:
                 prepared, made = Path(work, "prepared.onnx"), Path(work, "int8.onnx")
                 quant_pre_process(str(source), str(prepared), skip_symbolic_shape=True)
                 quantize_static(
-                    str(prepared), str(made), Reader(inputs[kind]()),
+                    str(prepared), str(made), Reader(inputs[kind]),
                     quant_format=QuantFormat.QOperator, per_channel=True,
                     activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
                 )
