@@ -51,15 +51,21 @@ class Command(BaseCommand):
                             help="Also ask the known-item questions (sections vs flat windows).")
         parser.add_argument("--questions-only", action="store_true",
                             help="Only ask the questions, of the books already in the data dir.")
+        parser.add_argument("--natural", action="store_true",
+                            help="Also ask the natural reader questions (questions/natural.jsonl).")
 
     def handle(self, which, books, bench_dir, truth_dir, data_dir, fresh, json_path, dump_lines,
-               questions=False, questions_only=False, **options):
+               questions=False, questions_only=False, natural=False, **options):
         if os.environ.get(CHILD) != "1":
             return self._in_own_data_dir(data_dir / which)
         ids = [book.strip() for book in books.split(",") if book.strip()] or _all_ids(truth_dir)
         call_command("migrate", verbosity=0)
         if questions_only:
-            figures = {"questions": self._questions(ids, which, bench_dir, truth_dir)}
+            figures = {}
+            if questions or not natural:
+                figures["questions"] = self._questions(ids, which, bench_dir, truth_dir)
+            if natural:
+                figures["natural"] = self._natural(which, bench_dir, truth_dir)
             if json_path:
                 json_path.write_text(json.dumps(figures, indent=2))
             return
@@ -77,6 +83,8 @@ class Command(BaseCommand):
             figures["vertical"] = self._vertical()
         if questions:
             figures["questions"] = self._questions(ids, which, bench_dir, truth_dir)
+        if natural:
+            figures["natural"] = self._natural(which, bench_dir, truth_dir)
         if json_path:
             json_path.write_text(json.dumps(figures, indent=2, ensure_ascii=False))
 
@@ -84,13 +92,13 @@ class Command(BaseCommand):
         """Ask the known-item questions; books are found by content, else by file name."""
         from retrieval import bench
 
-        def find(book_id):
-            path = _source(bench_dir, which, book_id)
-            if path.exists():
-                return Book.objects.filter(sha256=_sha256(path)).first()
-            return Book.objects.filter(original_filename=f"{book_id}.pdf").first()
+        return bench.bench(ids, truth_dir, _finder(bench_dir, which), self.stdout.write)
 
-        return bench.bench(ids, truth_dir, find, self.stdout.write)
+    def _natural(self, which, bench_dir, truth_dir) -> dict:
+        """Ask the natural reader questions of every book in the data directory."""
+        from retrieval import bench_natural
+
+        return bench_natural.bench(truth_dir, _finder(bench_dir, which), self.stdout.write)
 
     def _vertical(self) -> dict:
         """Print and return what the OCR engine gives on typeset vertical pages."""
@@ -234,6 +242,17 @@ VERIFY_COLUMNS = [
     ("agent right pg", 14, lambda r: f"{r['verify_agent_right']:.0f} of {r['verify_agent']:.0f}"),
     ("agent s", 7, lambda r: f"{r.get('seconds_verify', 0):.1f}"),
 ]
+
+
+def _finder(bench_dir: Path, which: str):
+    """Return a function from a bookbench id to its Book (by content, else by file name)."""
+    def find(book_id):
+        path = _source(bench_dir, which, book_id)
+        if path.exists():
+            return Book.objects.filter(sha256=_sha256(path)).first()
+        return Book.objects.filter(original_filename=f"{book_id}.pdf").first()
+
+    return find
 
 
 def _source(bench_dir: Path, which: str, book_id: str) -> Path:
