@@ -23,7 +23,7 @@ test: install
 
 install: $(STAMP)
 
-$(STAMP): requirements.txt requirements-dev.txt scripts/bootstrap.sh scripts/install-llama.sh
+$(STAMP): requirements.txt requirements-dev.txt requirements-models.txt scripts/bootstrap.sh scripts/install-llama.sh
 	PYTHON=$(PYTHON) VENV=$(VENV) scripts/bootstrap.sh
 	touch $(STAMP)
 

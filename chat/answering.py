@@ -1,9 +1,11 @@
 """Answering a question: one generator of events that both the stream and the plain form use.
 
 The events, in order: a `card` per place found (as soon as retrieval has it),
-`recommendation` when several books cover the question, `cards` once the
-places are all known, then `token`s of the short answer as the model writes
-them, the final `answer`, and `done`; or `error` with a plain message. The
+`recommendation` when several books cover the question, `guide` (the written
+answer composed from the places: where to read, the quoted sentences, the
+downloads), `cards` once the places are all known, then, where a model is
+switched on (``retrieval.synthesis.enabled``), `writing` while it writes and
+its checked `answer`, and `done`; or `error` with a plain message. The
 database connection is closed before the model starts writing, and opened
 again only to store the answer.
 """
@@ -20,8 +22,9 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from books.models import Book
-from chat import actions, cards, retrieve, synthesis
+from chat import actions, cards, retrieve
 from chat.models import Message
+from retrieval import synthesis
 
 logger = logging.getLogger(__name__)
 
@@ -101,18 +104,27 @@ def _write(answer: Message, written: dict) -> Iterator[Event]:
     answer.recommendation = cards.plain(outcome.recommendation) or None
     answer.context = cards.plain(outcome.context)
     answer.note = outcome.note[:300]
+    answer.guide = cards.guide(outcome, answer.results)
     answer.save(update_fields=["results", "answer_type", "recommendation", "context", "note",
-                               "updated_at"])
-    if answer.recommendation:
+                               "guide", "updated_at"])
+    if answer.recommendation and not answer.guide:
         yield Event("recommendation", {"html": _render("recommendation", answer)})
+    if answer.guide:
+        yield Event("guide", {"html": _render("guide", answer)})
     yield Event("cards", {"count": len(answer.results), "html": _render("summary", answer)})
-    release_connection()
-    for piece in synthesis.stream_synthesis(question, answer.results):
-        written["text"] += piece
-        yield Event("token", {"text": piece})
+    if answer.results and synthesis.enabled():
+        release_connection()
+        yield Event("writing", {"message": _writing(outcome.language)})
+        made = synthesis.written(question, answer.results)
+        written["text"], written["note"] = made.text, made.note
     _store(answer, written, Message.Status.DONE, "")
     yield Event("answer", {"html": _render("synthesis", answer)})
     yield Event("done", {})
+
+
+def _writing(language: str) -> str:
+    return "ローカルモデルが短い回答を書いています…" if language == "ja" else \
+        "The local model is writing a short answer…"
 
 
 def _page_count(book_id, known: dict) -> int | None:
@@ -125,9 +137,11 @@ def _page_count(book_id, known: dict) -> int | None:
 def _store(answer: Message, written: dict, status: str, error: str) -> None:
     written["finished"] = True
     answer.text = synthesis.clean_citations(written["text"], len(answer.results or []))
+    if written.get("note"):  # why the model's answer is not shown
+        answer.guide = {**(answer.guide or {}), "model_note": written["note"]}
     answer.status = status
     answer.error = error
-    answer.save(update_fields=["text", "status", "error", "results", "updated_at"])
+    answer.save(update_fields=["text", "guide", "status", "error", "results", "updated_at"])
     release_connection()
 
 
@@ -139,8 +153,10 @@ def replay(answer: Message) -> Iterator[Event]:
         return
     for card in answer.results:
         yield Event("card", {"n": card["n"], "html": render_card(card, answer.pk)})
-    if answer.recommendation:
+    if answer.recommendation and not answer.guide:
         yield Event("recommendation", {"html": _render("recommendation", answer)})
+    if answer.guide:
+        yield Event("guide", {"html": _render("guide", answer)})
     yield Event("cards", {"count": len(answer.results), "html": _render("summary", answer)})
     if answer.status == Message.Status.FAILED:
         yield Event("error", {"message": answer.error or FAILED_MESSAGE})

@@ -12,7 +12,8 @@ from django.urls import reverse
 from books.text import excerpt as highlight
 
 FIELDS = ("book_id", "book_title", "breadcrumb", "heading_id", "page_start", "page_end",
-          "printed_start", "printed_end", "excerpt", "terms", "score", "part")
+          "printed_start", "printed_end", "excerpt", "terms", "score", "part", "quote",
+          "quote_page", "quote_label", "subsections", "unit", "book_pages")
 
 
 def plain(value):
@@ -38,13 +39,15 @@ def card(result, n: int, book_pages: int | None = None) -> dict:
     data["breadcrumb"] = [str(part) for part in (data["breadcrumb"] or [])]
     data["terms"] = [str(term) for term in (data["terms"] or [])]
     data["excerpt"] = data["excerpt"] or ""
+    data["quote"] = data["quote"] or ""
+    data["subsections"] = [item for item in data["subsections"] or [] if isinstance(item, dict)]
     data["book_title"] = data["book_title"] or ""
     data["printed_start"] = _label(data["printed_start"])
     data["printed_end"] = _label(data["printed_end"]) or data["printed_start"]
     if data["page_end"] is None:
         data["page_end"] = data["page_start"]
     data["n"] = n
-    data["book_pages"] = book_pages
+    data["book_pages"] = book_pages or data["book_pages"]
     return data
 
 
@@ -84,8 +87,7 @@ def download_label(data: dict) -> str:
 
 def present(data: dict, message_id: int | None = None) -> dict:
     """Return what the card template needs: the card plus its labels and links."""
-    query = " ".join(data["terms"])
-    page_url = reverse("page", args=[data["book_id"], data["page_start"]])
+    data = {**{name: None for name in FIELDS}, **data}
     clip_url = reverse("clip", args=[data["book_id"]])
     return {
         **data,
@@ -95,12 +97,46 @@ def present(data: dict, message_id: int | None = None) -> dict:
         "physical": physical_pages(data),
         "download_label": download_label(data),
         "preview_label": preview_label(data),
-        "page_url": f"{page_url}?q={quote(query)}" if query else page_url,
+        "page_url": page_link(data, data["page_start"]),
+        "quote_url": page_link(data, data["quote_page"], data["quote"]) if data["quote_page"] else "",
+        "quote_where": quote_where(data),
         "thumb_url": reverse("page-image", args=[data["book_id"], data["page_start"], "thumb"]),
         "book_url": reverse("book", args=[data["book_id"]]),
         "clip_url": f"{clip_url}?start={data['page_start']}&end={data['page_end']}",
         "clip_form_url": clip_url,
     }
+
+
+def page_link(data: dict, page: int, sentence: str = "") -> str:
+    """Return the page viewer's address for page, marking the card's words (and sentence)."""
+    url = reverse("page", args=[data["book_id"], page])
+    query = [f"q={quote(' '.join(data['terms']))}"] if data["terms"] else []
+    if sentence:
+        query.append(f"quote={quote(sentence.rstrip('…'))}")
+    return f"{url}?{'&'.join(query)}" if query else url
+
+
+def quote_where(data: dict) -> str:
+    """Return where the quote is printed: "p. 71", or "PDF page 79" when unknown."""
+    if not data["quote_page"]:
+        return ""
+    return f"p. {data['quote_label']}" if data["quote_label"] else f"PDF page {data['quote_page']}"
+
+
+def guide(outcome, shown: list[dict]) -> dict | None:
+    """Return the guide as stored on an answer: its text, language and places, each place
+    with the number of the card that shows it (if one does)."""
+    if not outcome.guide:
+        return None
+    numbers = {(c["book_id"], c["page_start"], c["page_end"], tuple(c["breadcrumb"])): c["n"]
+               for c in shown}
+    places = []
+    for place in outcome.places:
+        data = card(place, 0)
+        data["n"] = numbers.get((data["book_id"], data["page_start"], data["page_end"],
+                                 tuple(data["breadcrumb"])))
+        places.append(data)
+    return {"text": outcome.guide, "language": outcome.language, "places": places}
 
 
 def picks(value) -> list[dict]:
@@ -136,3 +172,49 @@ def recommendation_text(value) -> str:
     if isinstance(value, list):
         return " ".join(part for part in (recommendation_text(item) for item in value) if part)
     return str(value)
+
+
+LABELS = {
+    "en": {"title": "Where to read", "first": "Read first:", "also": "Also:",
+           "chapter": "a whole chapter on it", "section": "a section on it",
+           "mentions": "mentions it", "pages": "pages", "sections": "Its sections:",
+           "model_note": ""},
+    "ja": {"title": "どこを読むか", "first": "【推薦】", "also": "【代替】",
+           "chapter": "章を通して扱っています", "section": "節で扱っています",
+           "mentions": "本文で触れています", "pages": "ページ", "sections": "含まれる節：",
+           "model_note": ""},
+}
+
+
+def guide_view(stored, recommendation, message_id=None) -> dict | None:
+    """Return the guide as the template shows it: labels in its language, the books to read
+    first with their places, and the places with their quotes and downloads."""
+    if not isinstance(stored, dict) or not stored.get("text"):
+        return None
+    language = "ja" if stored.get("language") == "ja" else "en"
+    labels = LABELS[language]
+    picks = []
+    for n, item in enumerate(recommendation if isinstance(recommendation, list) else []):
+        if not isinstance(item, dict) or not item.get("book_title"):
+            continue
+        where = item.get("where")
+        place = present(card(where, 0), message_id) if isinstance(where, dict) else None
+        size = item.get("book_pages")
+        picks.append({
+            "label": labels["first"] if n == 0 else labels["also"],
+            "book_title": str(item["book_title"]),
+            "size": f"{size:,} {labels['pages']}" if isinstance(size, int) else "",
+            "how": labels.get(str(item.get("unit")), ""),
+            "where": place,
+            "crumb": " › ".join(place["breadcrumb"]) if place else "",
+            "pages": (place["printed"] or place["physical"]) if place else "",
+        })
+    places = []
+    for item in stored.get("places") or []:
+        if isinstance(item, dict) and item.get("book_id") and item.get("page_start"):
+            place = present(card(item, item.get("n") or 0), message_id)
+            place["cited"] = bool(item.get("n"))
+            place["crumb"] = " › ".join(place["breadcrumb"])
+            places.append(place)
+    return {"language": language, "labels": labels, "picks": picks[:3], "places": places,
+            "text": stored["text"], "model_note": str(stored.get("model_note") or "")}

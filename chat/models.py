@@ -55,6 +55,10 @@ class Message(models.Model):
     recommendation = models.JSONField(
         null=True, blank=True, help_text="Which book to read first, when several cover it."
     )
+    guide = models.JSONField(
+        null=True, blank=True,
+        help_text="The written answer composed from the places: text, places, language.",
+    )
     context = models.JSONField(
         null=True, blank=True, help_text="Retrieval state that a follow-up question builds on."
     )

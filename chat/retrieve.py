@@ -16,6 +16,11 @@ class Outcome:
     recommendation: object = None
     context: dict | None = None
     note: str = ""
+    guide: str = ""
+    """The written answer composed from the places (in the question's language)."""
+    places: tuple = ()
+    """The results the guide points to."""
+    language: str = "en"
 
 
 def search(question: str, *, user=None, book_ids=None, context=None) -> Generator:
@@ -37,4 +42,7 @@ def outcome(answer) -> Outcome:
         recommendation=getattr(answer, "recommendation", None),
         context=state() if callable(state) else state,
         note=str(getattr(answer, "note", "") or ""),
+        guide=str(getattr(answer, "guide", "") or ""),
+        places=tuple(getattr(answer, "places", None) or ()),
+        language=str(getattr(answer, "language", "en") or "en"),
     )

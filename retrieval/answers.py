@@ -1,30 +1,53 @@
-"""Answering a question with places in the books, by query type."""
+"""Answering a question with places in the books, by query type.
+
+``iter_results`` reads the question (``retrieval.query``), resolves a
+follow-up against the previous answer (``retrieval.followups``), finds the
+books it names (``retrieval.books``), ranks sections (``retrieval.rank``) and
+yields each place as soon as it is known; the last item is the Answer, with
+the books to read first (``retrieval.recommend``), the places the guide
+points to and the guide itself (``retrieval.guide``).
+"""
 
 import logging
-import math
 import re
-from collections import defaultdict
+from dataclasses import dataclass
+
+from django.db.models import Q
 
 from books.models import Book, Page
-from retrieval import query, store
-from retrieval.query import AGGREGATE, COMPARE, NAVIGATE, WHICH_BOOK
-from retrieval.rank import Scored, rank
-from retrieval.results import Answer, Recommendation, Result
-from retrieval.terms import best_window, highlights, normalise
+from retrieval import books as named_books
+from retrieval import embeddings, followups, guide, query, quotes, recommend, units
+from retrieval.query import AGGREGATE, COMPARE, NAVIGATE, RANGE, WHICH_BOOK
+from retrieval.rank import Question, pool
+from retrieval.results import Answer, Result
+from retrieval.shelf import Shelf
 
 logger = logging.getLogger(__name__)
 LISTING_LIMIT = 30
-_NUMBER = re.compile(  # "3.2 Title", "3ソース" (OCR dropped the space), "Part II", "A."
-    r"(?i)^(?:chapter|part|section|appendix)?\s*(?:([0-9]+(?:\.[0-9]+)*)(?!\.?[0-9])|([ivxlc]+|[a-z])\b)"
-)
-_JA_NUMBER = re.compile(r"第\s*([0-9〇一二三四五六七八九十百]+)\s*(章|部|編|節)")
+QUOTED = 5  # results that get a quoted sentence (the rest keep an excerpt)
+STRONG = 0.5  # a book named at least this strongly is one the question asks about
+_JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
+_PRONOUN = re.compile(r"(?i)\b(?:it|its|them|they|this|that|these|those)\b|それ|これ|その|この")
+
+
+@dataclass
+class Found:
+    """A place chosen for the answer: a section, how sure, and what it answers."""
+
+    book_id: int
+    key: int
+    score: float
+    part: str | None = None
+    unit: str | None = None
+    question: Question | None = None
 
 
 def visible_books(user, book_ids=None) -> dict[int, Book]:
     """Return id → book for the books user may search (None: a command run on the server)."""
     if user is not None and not user.is_authenticated:
         return {}
-    books = Book.objects.only("id", "title", "sha256", "page_count", "toc_pages", "lot_pages")
+    books = Book.objects.only("id", "title", "sha256", "page_count", "toc_pages", "lot_pages",
+                              "original_filename")
     if book_ids is not None:
         books = books.filter(pk__in=list(book_ids))
     return {book.pk: book for book in books.order_by("pk")}
@@ -33,30 +56,36 @@ def visible_books(user, book_ids=None) -> dict[int, Book]:
 def iter_results(question, *, user=None, book_ids=None, context=None, limit=10):
     """Yield each Result as soon as it is found, then the complete Answer (always last)."""
     books = visible_books(user, book_ids)
-    resolved = query.follow_up(question, context, {pk: b.title for pk, b in books.items()})
+    resolved = followups.follow_up(question, context, {pk: b.title for pk, b in books.items()})
     if resolved.book_ids is not None:
         books = {pk: book for pk, book in books.items() if pk in resolved.book_ids}
     plan = query.plan(resolved.question)
     if plan.unsure:
         parts = llm_parts(resolved.question)
         plan = query.Plan(COMPARE, plan.topic, parts=parts) if len(parts) > 1 else plan
-    answer = Answer(plan.type, resolved.question, parts=plan.parts, book_ids=sorted(books))
+    answer = Answer(plan.type, resolved.question, parts=plan.parts, book_ids=sorted(books),
+                    language="ja" if _JAPANESE.search(resolved.question) else "en")
     if not books:
         answer.note = "There is no book to search."
         yield answer
         return
-    indexes = {pk: store.get(book) for pk, book in books.items()}
+    shelf = Shelf(books, narrowed=book_ids is not None or resolved.book_ids is not None)
+    reading = _Reading(plan, shelf, resolved.question)
     if resolved.navigate:
-        answer.type, found = NAVIGATE, _navigate(indexes, context, resolved.navigate)
+        answer.type = NAVIGATE
+        pairs = followups.navigate(shelf, context, resolved.navigate)
+        found = [[Found(b, k, 1.0, question=reading.question()) for b, k in pairs]]
+    elif resolved.chapter or resolved.within:
+        found = [reading.in_chapter(context, resolved, limit)]
+        answer.type = RANGE if resolved.chapter else answer.type
     else:
-        exclude = _previous(indexes, context) if resolved.exclude_previous else set()
-        found = _found(plan, indexes, books, limit, exclude, answer)
+        exclude = followups.previous(shelf, context) if resolved.exclude_previous else set()
+        found = reading.found(limit, exclude, answer)
     for batch in found:
-        for result in _results(batch, indexes, books, resolved.question):
+        for result in _results(batch, shelf, answer):
             answer.results.append(result)
             yield result
-    if plan.type == WHICH_BOOK and not resolved.navigate:
-        answer.recommendation = recommend(answer.results, indexes, plan.topic)
+    reading.finish(answer)
     if not answer.results and not answer.note:
         answer.note = "The books do not seem to answer this."
     yield answer
@@ -66,6 +95,197 @@ def ask(question, *, user=None, book_ids=None, context=None, limit=10) -> Answer
     """Return the Answer to question (see iter_results)."""
     *_, answer = iter_results(question, user=user, book_ids=book_ids, context=context, limit=limit)
     return answer
+
+
+class _Reading:
+    """One question being answered: its plan, the books it names, its ranked sections."""
+
+    def __init__(self, plan, shelf, text):
+        self.plan, self.shelf, self.text = plan, shelf, text
+        self.names = {pk: named_books.name_terms(b.title, b.original_filename or "")
+                      for pk, b in shelf.books.items()}
+        self.named = named_books.named(text, plan.refs, self.names)
+        self.strong = [pk for pk, weight in self.named.items() if weight >= STRONG]
+        self.scored = []
+
+    def question(self, text: str | None = None, named=None) -> Question:
+        named = self.named if named is None else named
+        words = named_books.book_words([pk for pk in named if named[pk] >= STRONG], self.names)
+        return Question.of(text or self.text, named, words, beginner=self.plan.beginner)
+
+    def found(self, limit, exclude, answer):
+        """Yield batches of Found for the plan."""
+        kind = self.plan.type
+        if kind == AGGREGATE:
+            yield from self._aggregate(limit, exclude, answer)
+        elif kind == RANGE:
+            yield self._range(limit, exclude)
+        elif kind == COMPARE or (self.plan.each and len(self.strong) >= 2):
+            yield self._several(limit, exclude)
+        elif kind == WHICH_BOOK:
+            yield self._lookup(self.question(self.plan.topic or self.text, named={}), 4 * limit,
+                               exclude)
+        else:
+            yield self._lookup(self.question(), limit, exclude)
+
+    def in_chapter(self, context, resolved, limit) -> list[Found]:
+        """Return the chapter that holds the previous first place, or the best places in it."""
+        first = (context or {}).get("sections", [{}])[0]
+        book_id = first.get("book_id")
+        if book_id not in self.shelf.books:
+            return []
+        chunks = self.shelf.index(book_id).chunks
+        here = next((c.key for c in chunks if followups.same(c, first)), None)
+        graph = units.tree(chunks)
+        chapter = units.containing(chunks, graph, here) if here is not None else None
+        if chapter is None:
+            return []
+        question = self.question()
+        if resolved.chapter:
+            return [Found(book_id, chapter, 1.0, unit=query.CHAPTER, question=question)]
+        allowed = {book_id: units.subtree(graph, chapter)}
+        scored = pool(question, self.shelf, allowed=allowed)
+        return [Found(s.book_id, s.key, s.score, question=question) for s in scored[:limit]]
+
+    def _lookup(self, question, limit, exclude, book_ids=None, part=None) -> list[Found]:
+        scored = pool(question, self.shelf, book_ids=book_ids, exclude=exclude)
+        if book_ids is None and part is None:
+            self.scored, self.asked = scored, question
+        return [Found(s.book_id, s.key, s.score, part, question=question) for s in scored[:limit]]
+
+    def _several(self, limit, exclude) -> list[Found]:
+        """Return the best place for each part (or each named book), then the rest."""
+        whole = self.question()
+        groups = []
+        if self.plan.each and len(self.strong) >= 2:
+            for book_id in self.strong:
+                groups.append(self._lookup(whole, limit, exclude, book_ids=[book_id]))
+        parts = self.plan.parts if self.plan.type == COMPARE else []
+        for i, part in enumerate(parts):
+            text = f"{part} ({parts[i - 1]})" if i and _PRONOUN.search(part) else part
+            groups.append(self._lookup(self.question(text), limit, exclude, part=part))
+        groups.append(self._lookup(whole, limit, exclude))
+        return _interleaved(groups, limit)
+
+    def _range(self, limit, exclude) -> list[Found]:
+        """Return the units (chapters, parts, appendices) that hold most of the answer."""
+        question = self.question()
+        scored = self._lookup(question, len(self.shelf.book_ids) * 1000, exclude)
+        mass = {}
+        for book_id in {f.book_id for f in scored}:
+            chunks = self.shelf.index(book_id).chunks
+            graph = units.tree(chunks)
+            inside = {f.key: f.score for f in scored if f.book_id == book_id}
+            for key in units.units(chunks, self.plan.unit):
+                mass[(book_id, key)] = sum(inside.get(k, 0.0) for k in units.subtree(graph, key))
+        best = sorted((pair for pair in mass if mass[pair] > 0), key=mass.get, reverse=True)
+        return [Found(b, k, mass[(b, k)], unit=self.plan.unit, question=question)
+                for b, k in best[:min(limit, 5)]]
+
+    def _aggregate(self, limit, exclude, answer):
+        allowed = _ranges(self.shelf, self.plan)
+        if not allowed:
+            answer.note = "No section of these books falls in that range."
+            return
+        question = self.question(self.plan.topic or self.text)
+        if query.is_aggregate_listing(self.plan.topic):
+            yield [Found(b, k, 1.0, question=question) for b, k in _listing(self.shelf, allowed)]
+            return
+        scored = pool(question, self.shelf, allowed=allowed, exclude=exclude)
+        yield [Found(s.book_id, s.key, s.score, question=question) for s in scored[:limit]]
+
+    def finish(self, answer) -> None:
+        """Fill in the books to read first, the places the guide points to, and the guide."""
+        kind = self.plan.type
+        ja = answer.language == "ja"
+        asked = kind == WHICH_BOOK
+        explicit = any(w >= 1.0 for w in self.named.values())
+        if self.scored and kind not in (NAVIGATE, RANGE, AGGREGATE) and (asked or not explicit):
+            answer.recommendation = recommend.books(
+                self.scored, self.shelf, lambda b, k, unit: _place(self.shelf, b, k, unit,
+                                                                   self.asked),
+                ja, asked, self.asked.vectors.get(embeddings.MULTILINGUAL)) or None
+        answer.places = _places(answer)
+        answer.guide = guide.compose(answer)
+
+
+def _interleaved(groups, limit) -> list[Found]:
+    out, seen = [], set()
+    for depth in range(limit):
+        for group in groups:
+            if depth < len(group) and (group[depth].book_id, group[depth].key) not in seen:
+                seen.add((group[depth].book_id, group[depth].key))
+                out.append(group[depth])
+    return out[:limit]
+
+
+def _places(answer) -> list[Result]:
+    if not answer.results:
+        return []
+    if answer.type == WHICH_BOOK and answer.recommendation:
+        return [answer.recommendation[0].where]
+    if answer.type == COMPARE:
+        first = {}
+        for result in answer.results:
+            first.setdefault(result.part or result.book_id, result)
+        return list(first.values())[:4]
+    if answer.type == AGGREGATE:
+        return answer.results[:3]
+    return answer.results[:1]
+
+
+def _results(batch: list[Found], shelf, answer):
+    """Yield the Result of each place in batch, the first as soon as it is made."""
+    labels = _labels(shelf, batch)
+    for found in batch:
+        result = _result(shelf, found, labels, quote=len(answer.results) < QUOTED)
+        result.part = found.part
+        yield result
+
+
+def _place(shelf, book_id, key, unit, question) -> Result:
+    """Return the Result for one section (used for recommendations' places)."""
+    found = Found(book_id, key, 0.0, unit=unit, question=question)
+    return _result(shelf, found, _labels(shelf, [found]), quote=True)
+
+
+def _result(shelf, found: Found, labels, quote: bool) -> Result:
+    index = shelf.index(found.book_id)
+    chunk = index.chunks[found.key]
+    said = quotes.quote(chunk, index, found.question) if quote and found.question else None
+    text = quotes.excerpt(chunk, said)
+    terms = found.question.terms if found.question else []
+    book = shelf.books[found.book_id]
+    subsections = [{"title": index.chunks[k].title, "page_start": index.chunks[k].page_start,
+                    "page_end": index.chunks[k].page_end} for k in chunk.children] if found.unit else []
+    return Result(
+        book_id=found.book_id, book_title=book.title,
+        breadcrumb=chunk.breadcrumb or [chunk.title], heading_id=chunk.heading_id,
+        page_start=chunk.page_start, page_end=chunk.page_end,
+        printed_start=labels.get((found.book_id, chunk.page_start)),
+        printed_end=labels.get((found.book_id, chunk.page_end)),
+        excerpt=text, terms=quotes.marks(text, terms), score=round(found.score, 4),
+        quote=said.text if said else "", quote_page=said.page if said else None,
+        quote_label=labels.get((found.book_id, said.page)) if said else None,
+        subsections=subsections, book_pages=book.page_count, unit=found.unit,
+    )
+
+
+def _labels(shelf, batch) -> dict:
+    """Return (book id, page) → printed label for the pages batch may show, in one query."""
+    wanted = {}
+    for found in batch:
+        chunk = shelf.chunk(found.book_id, found.key)
+        wanted.setdefault(found.book_id, set()).update(
+            range(chunk.page_start, chunk.page_start + 1), {chunk.page_end},
+            (n for n, _ in chunk.starts))
+    if not wanted:
+        return {}
+    condition = Q()
+    for book_id, numbers in wanted.items():
+        condition |= Q(book_id=book_id, number__in=sorted(numbers))
+    rows = Page.objects.filter(condition).exclude(label="")
+    return {(b, n): label for b, n, label in rows.values_list("book_id", "number", "label")}
 
 
 PARTS_SCHEMA = {
@@ -98,88 +318,29 @@ def llm_parts(question: str) -> list[str]:
             if isinstance(part, str) and len(part.strip()) > 1 and part.strip() in question]
 
 
-def _found(plan, indexes, books, limit, exclude, answer):
-    """Yield batches of (Scored, part) for plan."""
-    all_indexes = list(indexes.values())
-    if plan.type == COMPARE:
-        share = max(3, limit // len(plan.parts))
-        for part in plan.parts:
-            yield [(s, part) for s in rank(part, all_indexes, limit=share, exclude=exclude)]
-    elif plan.type == AGGREGATE:
-        allowed = _ranges(indexes, books, plan)
-        if not allowed:
-            answer.note = "No section of these books falls in that range."
-        elif query.is_aggregate_listing(plan.topic):
-            yield [(_placed(pk, key), None) for pk, key in _listing(indexes, allowed)]
-        else:
-            yield [(s, None) for s in rank(plan.topic, all_indexes, limit=limit, allowed=allowed,
-                                           exclude=exclude)]
-    else:
-        topic = plan.topic if plan.type == WHICH_BOOK else plan.topic or answer.question
-        wide = 4 * limit if plan.type == WHICH_BOOK else limit
-        yield [(s, None) for s in rank(topic, all_indexes, limit=wide, exclude=exclude)]
-
-
-def _results(batch, indexes, books, question) -> list[Result]:
-    labels = _labels(batch, indexes)
-    out = []
-    for scored, part in batch:
-        book_id, key, score = scored.book_id, scored.key, scored.score
-        chunk = indexes[book_id].chunks[key]
-        marks = highlights(question, indexes[book_id].texts[key], scored.found) if scored.found else []
-        out.append(Result(
-            book_id=book_id, book_title=books[book_id].title,
-            breadcrumb=chunk.breadcrumb or [chunk.title], heading_id=chunk.heading_id,
-            page_start=chunk.page_start, page_end=chunk.page_end,
-            printed_start=labels.get((book_id, chunk.page_start)),
-            printed_end=labels.get((book_id, chunk.page_end)),
-            excerpt=best_window(chunk.text, marks), terms=marks, score=score, part=part,
-        ))
-    return out
-
-
-def _placed(book_id: int, key: int) -> Scored:
-    """Return a chunk chosen by position (a listing, the next section), not by score."""
-    return Scored(book_id, key, 1.0, 0.0, 0.0, 0.0)
-
-
-def _labels(batch, indexes) -> dict:
-    """Return (book id, page) → printed label for the first and last pages of batch."""
-    wanted = defaultdict(set)
-    for scored, _ in batch:
-        chunk = indexes[scored.book_id].chunks[scored.key]
-        wanted[scored.book_id].update((chunk.page_start, chunk.page_end))
-    labels = {}
-    for book_id, numbers in wanted.items():
-        rows = Page.objects.filter(book_id=book_id, number__in=numbers).exclude(label="")
-        labels.update({(book_id, n): label for n, label in rows.values_list("number", "label")})
-    return labels
-
-
-def _ranges(indexes, books, plan) -> dict[int, set[int]]:
-    """Return book id → the chunk keys inside plan's section and page range.
+def _ranges(shelf, plan) -> dict[int, set[int]]:
+    """Return book id → the section keys inside plan's section and page range.
 
     A section named the way a book prints it (第2章 for 第2章, "chapter 2" for
     "2 Knots") wins over a book where only the number agrees.
     """
-    found = {pk: _in_range(index, books[pk], plan) for pk, index in indexes.items()}
+    found = {pk: _in_range(shelf, pk, plan) for pk in shelf.book_ids}
     if any(exact for _, exact in found.values()):
         found = {pk: (keys, exact) for pk, (keys, exact) in found.items() if exact}
     return {pk: keys for pk, (keys, _) in found.items() if keys}
 
 
-def _in_range(index, book, plan) -> tuple[set[int], bool]:
-    """Return the keys of index inside plan's section and page range, and whether the
-    section is named as the book prints it."""
-    keys, exact = set(range(len(index.chunks))), not plan.section
+def _in_range(shelf, book_id, plan) -> tuple[set[int], bool]:
+    chunks = shelf.index(book_id).chunks
+    keys, exact = set(range(len(chunks))), not plan.section
     if plan.section:
-        key = _find_section(index, plan.section)
-        keys &= _subtree(index, key)
+        key = units.numbered(chunks, *plan.section)
+        keys &= units.subtree(units.tree(chunks), key)
         japanese = plan.section[0] in ("章", "部", "編", "節")
-        exact = key is not None and japanese == bool(_JA_NUMBER.search(index.chunks[key].title))
+        exact = key is not None and japanese == units.japanese_numbered(chunks[key].title)
     if plan.pages:
-        low, high = _physical(book, plan.pages)
-        keys &= {c.key for c in index.chunks if c.span[0] <= high and c.span[1] >= low}
+        low, high = _physical(shelf.books[book_id], plan.pages)
+        keys &= {c.key for c in chunks if c.span[0] <= high and c.span[1] >= low}
     return keys, exact
 
 
@@ -190,141 +351,12 @@ def _physical(book, pages) -> tuple[int, int]:
     return (min(inside), max(inside)) if inside else pages
 
 
-def _find_section(index, section) -> int | None:
-    kind, number = section
-    wanted = number.casefold()
-    matches = [c for c in index.chunks if c.heading_id and _heading_number(c.title) == wanted]
-    if not matches:
-        return None
-    if kind in ("chapter", "part", "appendix", "章", "部", "編"):
-        return min(matches, key=lambda c: (c.level, c.key)).key
-    deeper = [c for c in matches if c.level > 1] or matches
-    return deeper[0].key
-
-
-def _heading_number(title: str) -> str | None:
-    title = normalise(title)
-    match = _JA_NUMBER.search(title)
-    if match:
-        return str(query.kanji_number(match[1]))
-    match = _NUMBER.match(title)
-    return (match[1] or match[2]) if match else None
-
-
-def _subtree(index, key) -> set[int]:
-    if key is None:
-        return set()
-    keys, todo = set(), [key]
-    while todo:
-        current = todo.pop()
-        keys.add(current)
-        todo.extend(index.chunks[current].children)
-    return keys
-
-
-def _listing(indexes, allowed) -> list[tuple[int, int]]:
+def _listing(shelf, allowed) -> list[tuple[int, int]]:
     """Return the top two levels of what each book's range holds, in reading order."""
     out = []
     for book_id, keys in allowed.items():
-        chunks = [indexes[book_id].chunks[key] for key in keys]
+        chunks = [shelf.chunk(book_id, key) for key in keys]
         top = min(c.level for c in chunks)
         shown = sorted((c for c in chunks if c.level <= top + 1), key=lambda c: (c.span[0], c.key))
         out.extend((book_id, c.key) for c in shown)
     return out[:LISTING_LIMIT]
-
-
-def _navigate(indexes, context, step):
-    """Yield the section after (step 1) or before (step -1) the previous answer's first."""
-    sections = (context or {}).get("sections") or []
-    if not sections or sections[0]["book_id"] not in indexes:
-        return
-    first = sections[0]
-    index = indexes[first["book_id"]]
-    order = sorted(index.chunks, key=lambda c: (c.span[0], c.key))
-    current = [i for i, c in enumerate(order) if _same(c, first)]
-    if current and 0 <= current[0] + step < len(order):
-        yield [(_placed(index.book_id, order[current[0] + step].key), None)]
-
-
-def _same(chunk, section) -> bool:
-    if section.get("heading_id"):
-        return chunk.heading_id == section["heading_id"]
-    return chunk.page_start == section.get("page_start")
-
-
-def _previous(indexes, context) -> set:
-    pairs = set()
-    for section in (context or {}).get("sections", []):
-        index = indexes.get(section["book_id"])
-        for chunk in index.chunks if index else []:
-            if _same(chunk, section):
-                pairs.add((index.book_id, chunk.key))
-    return pairs
-
-
-MAX_BOOKS = 5  # books named in a which-book answer, best first
-
-
-def recommend(results, indexes, topic) -> list[Recommendation]:
-    """Return the books to read on topic, the one that covers it most first."""
-    if not results:
-        return []
-    # Every book that answers at all is named (the second one too: "B has a
-    # short section"); within a book, only its strong sections count.
-    best = {}
-    for result in results:
-        best[result.book_id] = max(best.get(result.book_id, 0.0), result.score)
-    by_book = defaultdict(list)
-    for result in results:
-        book_best = best[result.book_id]
-        if result.score >= 0.6 * book_best:
-            by_book[result.book_id].append(result)
-    japanese = bool(re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", topic))
-    out = []
-    for book_id, found in by_book.items():
-        pages = set()
-        for r in found:
-            pages.update(range(r.page_start, r.page_end + 1))
-        score = sum(r.score * math.sqrt(min(r.page_end - r.page_start + 1, 25)) for r in found)
-        unit, where = _unit(found, indexes[book_id])
-        out.append(Recommendation(
-            book_id=book_id, book_title=found[0].book_title, score=round(score, 4),
-            sections=len(found), pages=len(pages), unit=unit,
-            reason=_reason(found[0].book_title, unit, where, japanese), where=where,
-        ))
-    out.sort(key=lambda r: -r.score)
-    return out[:MAX_BOOKS]
-
-
-def _unit(found, index):
-    """Return how much of the book's structure covers the topic, and the place that shows it."""
-    by_heading = {c.heading_id: c for c in index.chunks if c.heading_id}
-    for result in found:
-        chunk = by_heading.get(result.heading_id)
-        if chunk and chunk.level == 1 and chunk.children:
-            return "chapter", result
-    parents = defaultdict(list)
-    for result in found:
-        chunk = by_heading.get(result.heading_id)
-        if chunk and chunk.parent_key is not None:
-            parents[chunk.parent_key].append(result)
-    for parent_key, children in parents.items():
-        parent = index.chunks[parent_key]
-        if len(children) >= 2 and len(children) * 2 >= len(parent.children) and parent.level == 1:
-            return "chapter", children[0]
-    best = found[0]
-    return ("section" if best.heading_id else "mentions"), best
-
-
-def _reason(title, unit, where, japanese) -> str:
-    place = " > ".join(where.breadcrumb)
-    printed = where.printed_start
-    if japanese:
-        how = {"chapter": "章全体で扱っています", "section": "短い節で扱っています",
-               "mentions": "本文で触れています"}[unit]
-        page = f"{printed}ページ" if printed else f"PDFの{where.page_start}ページ目"
-        return f"『{title}』は{how}（{place}、{page}から）。"
-    how = {"chapter": "covers this in a whole chapter", "section": "has a short section on it",
-           "mentions": "mentions it"}[unit]
-    page = f"p. {printed}" if printed else f"page {where.page_start} of the PDF"
-    return f"{title} {how}: {place}, from {page}."

@@ -6,8 +6,7 @@ questions are asked of every loaded book at once, as a reader would.
 Figures: section hit@1 and hit@5 (title and first page agree), whether the
 first / any of the first five results' page range holds the sentence's
 page, the mean pages a first result asks the reader to look through, and
-the time to the first result. The flat baseline ranks fixed ~500-token
-windows of the same books with the same scoring and embeddings.
+the time to the first result.
 """
 
 import difflib
@@ -18,10 +17,8 @@ import statistics
 import time
 import unicodedata
 from pathlib import Path
-from types import SimpleNamespace
 
 from retrieval import iter_results, store
-from retrieval.rank import rank
 from retrieval.results import Result
 
 _NUMBERING = re.compile(
@@ -68,24 +65,13 @@ def ask_sections(question: str) -> tuple[list, float]:
     return results, first or (time.perf_counter() - started, time.process_time() - cpu)
 
 
-def ask_flat(question: str, books) -> list:
-    """Return the first five flat windows, as (book_id, page_start, page_end) records."""
-    indexes = {book.pk: store.get(book, "flat") for book in books}
-    return [
-        SimpleNamespace(book_id=s.book_id, page_start=indexes[s.book_id].chunks[s.key].page_start,
-                        page_end=indexes[s.book_id].chunks[s.key].page_end)
-        for s in rank(question, list(indexes.values()), limit=5)
-    ]
-
-
-def run(questions: list[tuple[int, dict]], books) -> dict:
-    """Return the figures for (book id, question) pairs, sections and flat side by side."""
+def run(questions: list[tuple[int, dict]]) -> dict:
+    """Return the figures for (book id, question) pairs."""
     iter_results("warm up", limit=1).__next__()  # loads every index and the encoder
     rows = []
     for book_id, question in questions:
         expected = question["answer"]
         results, (seconds, cpu) = ask_sections(question["query"])
-        flat = ask_flat(question["query"], books)
         rows.append({
             "qid": question["qid"], "seconds": seconds, "cpu": cpu,
             "hit1": bool(results) and same_section(results[0], expected, book_id),
@@ -93,9 +79,6 @@ def run(questions: list[tuple[int, dict]], books) -> dict:
             "page1": bool(results) and holds(results[0], expected, book_id),
             "page5": any(holds(r, expected, book_id) for r in results),
             "pages1": results[0].page_end - results[0].page_start + 1 if results else 0,
-            "flat_page1": bool(flat) and holds(flat[0], expected, book_id),
-            "flat_page5": any(holds(c, expected, book_id) for c in flat),
-            "flat_pages1": flat[0].page_end - flat[0].page_start + 1 if flat else 0,
         })
     return summarise(rows)
 
@@ -104,11 +87,10 @@ def summarise(rows: list[dict]) -> dict:
     count = len(rows) or 1
     seconds = sorted(row["seconds"] for row in rows) or [0.0]
     share = {name: sum(row[name] for row in rows) / count
-             for name in ("hit1", "hit5", "page1", "page5", "flat_page1", "flat_page5")}
+             for name in ("hit1", "hit5", "page1", "page5")}
     return {
         "questions": len(rows), **share,
         "pages1": statistics.fmean(row["pages1"] for row in rows) if rows else 0,
-        "flat_pages1": statistics.fmean(row["flat_pages1"] for row in rows) if rows else 0,
         "p50_ms": 1000 * seconds[len(seconds) // 2],
         "cpu_p50_ms": 1000 * statistics.median(row["cpu"] for row in rows) if rows else 0,
         "p95_ms": 1000 * seconds[min(len(seconds) - 1, int(0.95 * len(seconds)))],
@@ -127,13 +109,12 @@ def bench(ids, truth_dir: Path, find_book, write) -> dict:
             write(f"{book_id}: no {'book' if book is None else 'questions'}; skipped")
             continue
         books.append(book)
-        for kind in ("sections", "flat"):
-            if not (store.book_dir(book.pk) / f"{kind}.json").exists():
-                started = time.perf_counter()
-                store.build(book, kind)
-                built[f"{book_id} {kind}"] = round(time.perf_counter() - started, 1)
+        if not (store.book_dir(book.pk) / "sections.json").exists():
+            started = time.perf_counter()
+            store.build(book)
+            built[book_id] = round(time.perf_counter() - started, 1)
         pairs.extend((book.pk, question) for question in load_questions(path))
-    figures = {**run(pairs, books), "books": len(books), "index_seconds": built}
+    figures = {**run(pairs), "books": len(books), "index_seconds": built}
     write(report(figures))
     return figures
 
@@ -145,12 +126,11 @@ def report(f: dict) -> str:
     return (
         f"\nKnown-item questions ({f['questions']} on {f.get('books', '')} books, each asked of "
         "every book in the data directory)\n"
-        f"  {'':24}{'sections':>10}{'flat 500-token':>16}\n"
-        f"  {'section hit@1':24}{pct(f['hit1']):>10}{'—':>16}\n"
-        f"  {'section hit@5':24}{pct(f['hit5']):>10}{'—':>16}\n"
-        f"  {'pages hold it @1':24}{pct(f['page1']):>10}{pct(f['flat_page1']):>16}\n"
-        f"  {'pages hold it @5':24}{pct(f['page5']):>10}{pct(f['flat_page5']):>16}\n"
-        f"  {'pages to read @1':24}{f['pages1']:>10.1f}{f['flat_pages1']:>16.1f}\n"
+        f"  {'section hit@1':24}{pct(f['hit1']):>10}\n"
+        f"  {'section hit@5':24}{pct(f['hit5']):>10}\n"
+        f"  {'pages hold it @1':24}{pct(f['page1']):>10}\n"
+        f"  {'pages hold it @5':24}{pct(f['page5']):>10}\n"
+        f"  {'pages to read @1':24}{f['pages1']:>10.1f}\n"
         f"  first result p50 {f['p50_ms']:.0f} ms, p95 {f['p95_ms']:.0f} ms "
         f"(CPU time p50 {f['cpu_p50_ms']:.0f} ms; load average {os.getloadavg()[0]:.1f})\n"
         f"  missed at 1: {', '.join(f['misses']) or 'none'}"

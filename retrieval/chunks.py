@@ -23,6 +23,18 @@ SKIP_TITLES = re.compile(
     r"(?i)^\s*(?:[0-9ivxlc.]+\s+)?(?:index|general index|contents|table of contents|"
     r"list of (?:figures|tables|listings)|colophon|索\s*引|目\s*次|図目次|表目次|奥\s*付)\b"
 )
+# Sections that are about the book rather than its subject: bibliographies, licences,
+# change logs. They stay searchable ("under which licence is it?") but rank below body text.
+BACK_MATTER = re.compile(
+    r"(?i)^\s*(?:[0-9ivxlc.]+\s+|[a-z](?:\.[0-9]+)*\s+)?(?:"
+    r"(?:bibliography|references|further reading|licen[cs]es?|copying|change\s*log|changes|"
+    r"history of changes|revision history|release notes|news|what'?s new|"
+    r"(?:gnu\s+)?(?:free documentation|general public|lesser general public)\s+licen[cs]e|"
+    r"(?:preface|introduction|foreword|notes?)\s+(?:to|for|on)\s+the\s+[\w-]+\s+edition|"
+    r"changes\s+(?:since|in|from)\s.*|new\s+in\s+(?:version|release)\s.*)\s*$"
+    r"|(?:version|release)\s+v?[0-9][0-9.]*\s*$|v?[0-9]+\.[0-9]+(?:\.[0-9]+)+\s*$"
+    r"|(?:参考文献|文献|ライセンス|使用許諾|変更履歴|更新履歴|改版履歴|改訂履歴))"
+)
 UNPLACED = {"unresolved", "absent", "rejected"}
 _COLOPHON = re.compile(r"(?i)\bISBN\b|発行所|印刷所|発行者|all rights reserved|printed in")
 _ENDS_IN_NUMBER = re.compile(r"[0-9ivxlc]+\s*$", re.IGNORECASE)
@@ -44,9 +56,23 @@ class Chunk:
     children: list[int] = field(default_factory=list)
     span: list[int] = field(default_factory=list)
     """First and last page of the chunk's own text (a parent's stops at its first child)."""
+    starts: list[list[int]] = field(default_factory=list)
+    """[page, offset]: where each page's text begins in text."""
+    back_matter: bool = False
+    """A bibliography, licence or change log (or inside one): not the book's subject."""
 
     def __post_init__(self):
         self.span = list(self.span) or [self.page_start, self.page_end]
+        self.starts = [list(pair) for pair in self.starts] or [[self.page_start, 0]]
+
+    def page_at(self, offset: int) -> int:
+        """Return the physical page that holds the character at offset of text."""
+        page = self.starts[0][0]
+        for number, start in self.starts:
+            if start > offset:
+                break
+            page = number
+        return page
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -71,13 +97,14 @@ def section_chunks(headings, pages: dict[int, list[str]], excluded=(), page_coun
             continue
         following = order[index + 1] if index + 1 < len(order) else None
         span = _span(heading, following, page_count, lines)
-        text = _span_text(pages, span, excluded)
+        text, starts = _span_text(pages, span, excluded)
         covered.update(range(span[0][0], span[1][0] + 1))
         keys[heading.pk] = len(chunks)
         chunks.append(Chunk(
             key=len(chunks), title=heading.title, breadcrumb=crumbs[heading.pk],
             page_start=heading.page, page_end=max(heading.page, heading.page_end or 0, span[1][0]),
             text=text, heading_id=heading.pk, level=heading.level, span=[span[0][0], span[1][0]],
+            starts=starts, back_matter=any(BACK_MATTER.match(t) for t in crumbs[heading.pk]),
         ))
     by_id = {h.pk: h for h in headings}
     for heading_id, key in keys.items():
@@ -104,23 +131,6 @@ def page_windows(pages: dict[int, list[str]], numbers, start_key=0, size=PAGE_WI
     return chunks
 
 
-def flat_windows(pages: dict[int, list[str]], tokens: int = 500):
-    """Return fixed windows of about tokens tokens over the whole text (the naive baseline)."""
-    chunks, words, first = [], [], None
-    for number in sorted(pages):
-        for word in re.findall(r"[A-Za-z0-9]+|[^\sA-Za-z0-9]", for_search("\n".join(pages[number]))):
-            first = first or number
-            words.append(word)
-            if len(words) >= tokens:
-                chunks.append(_flat(words, first, number, len(chunks)))
-                words, first = [], None
-        if words and first is None:
-            first = number
-    if words:
-        chunks.append(_flat(words, first, max(pages), len(chunks)))
-    return chunks
-
-
 def passages(chunk: Chunk, size: int = PASSAGE_CHARS, limit: int = EMBEDDED_CHARS) -> list[str]:
     """Return the texts to embed for chunk: its breadcrumb, then the first limit characters
     of its text in pieces of about size characters cut at sentence ends."""
@@ -139,16 +149,11 @@ def passages(chunk: Chunk, size: int = PASSAGE_CHARS, limit: int = EMBEDDED_CHAR
     return out
 
 
-def _flat(words, first, last, key) -> Chunk:
-    text = "".join(w if not w.isascii() else f" {w}" for w in words).strip()
-    label = f"pp. {first}–{last}" if last != first else f"p. {first}"
-    return Chunk(key=key, title=label, breadcrumb=[], page_start=first, page_end=last, text=text)
-
-
 def _window(pages, run, key) -> Chunk:
     label = f"pp. {run[0]}–{run[-1]}" if len(run) > 1 else f"p. {run[0]}"
-    text = for_search("\n".join("\n".join(pages[n]) for n in run))
-    return Chunk(key=key, title=label, breadcrumb=[], page_start=run[0], page_end=run[-1], text=text)
+    text, starts = _joined((n, for_search("\n".join(pages[n]))) for n in run)
+    return Chunk(key=key, title=label, breadcrumb=[], page_start=run[0], page_end=run[-1],
+                 text=text, starts=starts)
 
 
 def _start_lines(placed, pages) -> dict:
@@ -199,7 +204,8 @@ def _span(heading, following, page_count, lines):
     return start, (heading.page, None)
 
 
-def _span_text(pages, span, excluded) -> str:
+def _span_text(pages, span, excluded) -> tuple[str, list[list[int]]]:
+    """Return the text of span and where each of its pages begins in it."""
     (first, line), (last, stop) = span
     parts = []
     for number in range(first, last + 1):
@@ -208,8 +214,19 @@ def _span_text(pages, span, excluded) -> str:
         lines = pages[number]
         lo = line if number == first else 0
         hi = stop if number == last and stop is not None else len(lines)
-        parts.append("\n".join(lines[lo:hi]))
-    return for_search("\n".join(parts))
+        parts.append((number, for_search("\n".join(lines[lo:hi]))))
+    return _joined(parts)
+
+
+def _joined(parts) -> tuple[str, list[list[int]]]:
+    text, starts = "", []
+    for number, part in parts:
+        if not part:
+            continue
+        text += " " if text else ""
+        starts.append([number, len(text)])
+        text += part
+    return text, starts
 
 
 def _skipped_pages(order, page_count) -> set[int]:

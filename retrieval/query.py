@@ -1,19 +1,32 @@
 """What a question asks for, decided by rules (pure functions).
 
-``plan(question)`` returns the query type and what narrows it: lookup (one
-place answers), compare (several parts, each looked up), aggregate (a range:
-a chapter or a page span, then what in it matches), which_book (recommend
-among books). ``follow_up(question, context)`` turns "only in book B" or
-"the next section" into filters over the previous answer.
+``plan(question)`` returns the query type and what narrows it:
+
+- lookup: one place answers;
+- range: a whole chapter, part or appendix on a topic ("clip the chapter on
+  debugging", 「…を説明している章を丸ごと」): the unit is the answer, over its
+  full range;
+- aggregate: a numbered chapter or a page span ("what does chapter 4 cover",
+  「第2章の内容」, "… between pp. 100–200"), then what in it matches;
+- compare: several things, each looked up ("the difference between X and Y",
+  "where is X defined, and where is it used", 「XとYは、それぞれどこ」);
+- which_book: which book to read first.
+
+It also picks out the books a question names explicitly ("in the Octave
+manual", 『LaTeX 2ε への道』); ``retrieval.books`` matches them to the shelf.
+Follow-ups ("only in the first book", 「その章」) are ``retrieval.followups``.
 """
 
 import re
 import unicodedata
 from dataclasses import dataclass, field
 
-LOOKUP, COMPARE, AGGREGATE, WHICH_BOOK, NAVIGATE = (
-    "lookup", "compare", "aggregate", "which_book", "navigate",
+from retrieval.analysis import particle_offsets
+
+LOOKUP, COMPARE, AGGREGATE, RANGE, WHICH_BOOK, NAVIGATE = (
+    "lookup", "compare", "aggregate", "range", "which_book", "navigate",
 )
+CHAPTER, PART, APPENDIX = "chapter", "part", "appendix"
 
 _KANJI_DIGITS = {c: i for i, c in enumerate("〇一二三四五六七八九")}
 _WHICH_BOOK = re.compile(
@@ -23,10 +36,11 @@ _WHICH_BOOK = re.compile(
 )
 _WHICH_BOOK_WORDS = re.compile(
     r"(?i)\b(?:which|what)\s+(?:book|manual|volume|title)s?\s*(?:should\s+i\s+read\s+(?:first\s+)?"
-    r"(?:about|on|for)?|(?:covers?|explains?|discuss(?:es)?|is\s+best\s+for|has)\b)?"
+    r"(?:to|about|on|for)?|(?:covers?|explains?|discuss(?:es)?|is\s+best\s+for|has)\b)?"
     r"|\bdo\s+you\s+recommend\b|\brecommend(?:ed)?\b|\bread\s+first\b|\b(?:about|on|for)\s*$"
-    r"|について|に関して|どの本|どちらの本|どの(?:書籍|資料|マニュアル)|を?読めば(?:いい|よい)|"
-    r"どれを読|何を読|がおすすめ|おすすめ|お勧め|オススメ|推薦|最初に読|(?:です|ます)?か[?？]?$|[?？]"
+    r"|について、?|に関して、?|どの本|どちらの本|どの(?:書籍|資料|マニュアル)|を?読めば(?:いい|よい)|"
+    r"どれを読|何を読|がおすすめ|おすすめ|お勧め|オススメ|推薦|最初に読むべき本は?|最初に読む(?:べき)?|"
+    r"(?:です|ます)?か[?？]?$|[?？]"
 )
 _COMPARE = re.compile(
     r"(?i)\bcompare[sd]?\b|\bdifferences?\s+between\b|\bvs\.?\s|\bversus\b|\bcompared\s+(?:to|with)\b"
@@ -39,6 +53,11 @@ _COMPARE_SPLIT = [
     re.compile(r"^(?P<a>.+?)と(?P<b>.+?)(?:の|との)?(?:違い|比較|差異|異なる点)"),
     re.compile(r"^(?P<a>.+?)と(?P<b>.+?)を比(?:較|べ)"),
 ]
+# "where is X defined, and where is it used"; "X, and which Y"
+_AND_WHERE = re.compile(r"(?i),?\s+and\s+(?=(?:where|which|how|what)\b)")
+# 「XとYは、それぞれどこ」: two things asked for at once
+_EACH_JA = re.compile(r"それぞれ|両方")
+_EACH_EN = re.compile(r"(?i)\beach\b|\bboth\b")
 _PAGES = [
     re.compile(r"(?i)\b(?:pp?\.?|pages?)\s*(\d+)\s*(?:-|–|—|~|〜|to|through|and)\s*(\d+)"),
     re.compile(r"(?i)\bbetween\s+(?:pp?\.?|pages?)\s*(\d+)\s+and\s+(\d+)"),
@@ -53,12 +72,42 @@ _AGGREGATE = re.compile(
     r"|\bwhat(?:'s| is)\s+in\b|\bwhich\s+sections?\b|\blist\b|\bhow\s+many\b"
     r"|まとめ|要約|概要|内容|何が書|どんな|どの節|どのセクション|いくつ"
 )
+# A whole unit on a topic: "clip the entire chapter on X", "the appendix about X",
+# 「…の章を丸ごと」「…を説明している章は何ページから」
+_UNIT_EN = re.compile(
+    r"(?i)\b(?:whole|entire|complete|full|all\s+of\s+the)\s+(?:[\w'’-]+\s+){0,4}?(chapter|part|appendix)\b"
+    r"|\b(?:clip|extract|export|download)\b.{0,60}?\b(chapter|part|appendix)\b"
+    r"|\b(?:which|what)\s+(chapter|part|appendix)\b"
+    r"|\b(chapter|part|appendix)\s+(?:on|about|that\s+(?:covers|explains|describes)|covering)\b"
+)
+_UNIT_JA = re.compile(
+    r"(章|部|編|付録)(?:を|は|の)?、?(?:丸ごと|まるごと|全部|全体|すべて|全て|まとめて|何ページから)"
+    r"|(?:して|てい|する)る?(章|部|編|付録)"
+)
+_UNITS = {"chapter": CHAPTER, "part": PART, "appendix": APPENDIX, "章": CHAPTER, "部": PART,
+          "編": PART, "付録": APPENDIX}
 _FILLER = re.compile(
     r"(?i)\b(?:what\s+(?:does|do|is)|which\s+sections?|where|discuss(?:es)?|cover(?:s)?|about|"
     r"between|summari[sz]e|overview\s+of|in|the|of|and|on|pp?\.|pages?)\b"
     r"|について|を扱う|を説明|はどこ|どの節|どのセクション|で|の|に|は|を|が|まとめ|要約|概要|内容|"
     r"何が書(?:いて|かれて)?(?:ある|いる)?|[?？。、,.]"
 )
+# An explicit reference to a book: "in the Octave manual", "the beamer guide", 『…』
+_BOOK_REF_EN = re.compile(
+    r"(?i)\bthe\s+((?:[\w.+/-]+\s+)?[\w.+/-]+)\s+"
+    r"(?:manual|guide|book|faq|reference|handbook|documentation|user\s+guide)s?\b"
+)
+_NOT_A_NAME = re.compile(
+    r"(?i)^(?:whole|entire|complete|full|first|second|other|same|printed|this|that|which|"
+    r"chapter|part|section|appendix|page|of|a|an)$"
+)
+# A reader who is starting out: the book that teaches from the beginning serves them first.
+_BEGINNER = re.compile(
+    r"(?i)\b(?:basics?|beginners?|from\s+scratch|getting\s+started|first\s+steps?|introduct\w*|"
+    r"tutorial|for\s+the\s+first\s+time|new\s+to|learn(?:ing)?)\b|初めて|はじめて|入門|初心者|"
+    r"基本|基礎|一から|チュートリアル"
+)
+_BOOK_REF_QUOTED = re.compile(r"[『「\"“]([^』」\"”]{2,80})[』」\"”]")
 
 
 @dataclass
@@ -69,6 +118,14 @@ class Plan:
     pages: tuple[int, int] | None = None
     section: tuple[str, str] | None = None
     """(kind, number) as written: ("chapter", "4"), ("章", "4")."""
+    unit: str | None = None
+    """For a range: the unit asked for (chapter, part, appendix)."""
+    refs: list[str] = field(default_factory=list)
+    """Books the question names, as written ("Octave", "LaTeX 2ε への道")."""
+    each: bool = False
+    """The question asks for one place in each book it names ("each", それぞれ)."""
+    beginner: bool = False
+    """The reader is starting out ("the basics", "from scratch", 初めて, 入門)."""
     unsure: bool = False
     """The rules saw a comparison but could not tell its parts (the LLM may)."""
 
@@ -76,10 +133,21 @@ class Plan:
 def plan(question: str) -> Plan:
     """Return the query type of question and what narrows it, by rules alone."""
     text = unicodedata.normalize("NFKC", question).strip()
+    found = _plan(text)
+    found.refs = book_refs(text)
+    found.each = bool(_EACH_EN.search(text) or _EACH_JA.search(text))
+    found.beginner = bool(_BEGINNER.search(text))
+    return found
+
+
+def _plan(text: str) -> Plan:
     pages = _page_range(text)
     section = _section_ref(text)
     if _WHICH_BOOK.search(text):
         return Plan(WHICH_BOOK, _strip(_WHICH_BOOK_WORDS, text) or text, pages=pages, section=section)
+    unit = _unit(text)
+    if unit and not section:
+        return Plan(RANGE, text, pages=pages, unit=unit)
     if _COMPARE.search(text):
         parts = decompose(text)
         if len(parts) > 1:
@@ -90,10 +158,19 @@ def plan(question: str) -> Plan:
         # A range merely mentioned in a long sentence ("described later in
         # Chapter 15") does not make the question about that range.
         return Plan(AGGREGATE, _topic_in_range(text), pages=pages, section=section)
-    parts = _questions(text)
+    parts = several(text)
     if len(parts) > 1:
-        return Plan(COMPARE, text, parts=parts)
-    return Plan(LOOKUP, text)
+        return Plan(COMPARE, text, parts=parts, pages=pages)
+    return Plan(LOOKUP, text, pages=pages)
+
+
+def _unit(text: str) -> str | None:
+    for pattern in (_UNIT_EN, _UNIT_JA):
+        match = pattern.search(text)
+        if match:
+            word = next(group for group in match.groups() if group)
+            return _UNITS[word.casefold()]
+    return None
 
 
 def _short(text: str) -> bool:
@@ -110,11 +187,46 @@ def decompose(text: str) -> list[str]:
     return []
 
 
+def several(text: str) -> list[str]:
+    """Return the separate things a question asks for at once, or [text].
+
+    "X? And Y?"; "where is X defined, and where is it used?"; 「XとYは、それぞれどこ」
+    (the things joined by と before それぞれ). The sentence that sets the scene
+    before a Japanese question ("…したい。") is left to the whole question.
+    """
+    parts = _questions(text)
+    if len(parts) > 1:
+        return parts
+    english = [part.strip(" ,") for part in _AND_WHERE.split(text) if part.strip(" ,")]
+    if len(english) > 1 and all(len(part) > 8 for part in english):
+        return english
+    if _EACH_JA.search(text):
+        asked = [s for s in re.split(r"(?<=[。．])", text) if s.strip()][-1]
+        head = _EACH_JA.split(asked)[0]
+        cuts = particle_offsets(head, "と")
+        pieces = [head[a:b].strip(" 、,はを") for a, b in zip([0] + [c + 1 for c in cuts],
+                                                            cuts + [len(head)])]
+        pieces = [p for p in pieces if len(p) >= 2]
+        if len(pieces) > 1:
+            return pieces
+    return [text]
+
+
 def _questions(text: str) -> list[str]:
     """Return the separate questions of a multi-part question ("X? And Y?")."""
     parts = [part.strip() for part in re.split(r"(?<=[?？])\s*", text) if part.strip()]
     parts = [re.sub(r"(?i)^(?:and|also|then)\s+|^(?:また|それと|あと)、?", "", p) for p in parts]
     return parts if len(parts) > 1 and all(len(p) > 3 for p in parts) else [text]
+
+
+def book_refs(text: str) -> list[str]:
+    """Return the names of books the question refers to explicitly, as written."""
+    refs = [match.group(1).strip() for match in _BOOK_REF_QUOTED.finditer(text)]
+    for match in _BOOK_REF_EN.finditer(text):
+        words = [w for w in match.group(1).split() if not _NOT_A_NAME.match(w)]
+        if words:
+            refs.append(" ".join(words))
+    return list(dict.fromkeys(refs))
 
 
 def _page_range(text: str) -> tuple[int, int] | None:
@@ -165,65 +277,3 @@ def _strip(pattern, text: str) -> str:
 def is_aggregate_listing(topic: str) -> bool:
     """Return True when a range question names no topic: list what the range holds."""
     return len(topic) < 3
-
-
-_ONLY_IN = [
-    re.compile(r"(?i)^(?:and\s+|but\s+)?(?:only|just)\s+(?:in|from)\s+(?:the\s+)?(?:book\s+)?(?P<b>.+?)[?.!]?$"),
-    re.compile(r"(?i)^(?:and\s+|but\s+)?(?:what\s+about\s+|how\s+about\s+)?in\s+(?:the\s+)?book\s+(?P<b>.+?)[?.!]?$"),
-    re.compile(r"^(?P<b>.+?)(?:だけ|のみ)(?:で|に|では|の中で)?(?:は|お願い|教えて)?.{0,6}[?？。]?$"),
-]
-_NEXT = re.compile(r"(?i)^(?:and\s+|then\s+)?(?:the\s+)?next(?:\s+(?:section|one|part|chapter))?[?.!]?$|^次(?:の(?:節|章|セクション|項))?(?:は|を)?.{0,4}[?？。]?$")
-_PREVIOUS = re.compile(r"(?i)^(?:and\s+)?(?:the\s+)?previous(?:\s+(?:section|one|part|chapter))?[?.!]?$|^前(?:の(?:節|章|セクション|項))?(?:は|を)?.{0,4}[?？。]?$")
-_MORE = re.compile(r"(?i)^(?:show\s+me\s+)?more(?:\s+results)?[?.!]?$|^(?:もっと|他に|ほかに)(?:は|ある)?.{0,6}[?？。]?$")
-
-
-@dataclass
-class FollowUp:
-    question: str
-    book_ids: list[int] | None = None
-    navigate: int = 0
-    """+1 next section, -1 previous, 0 none."""
-    exclude_previous: bool = False
-
-
-def follow_up(question: str, context: dict | None, books: dict[int, str]) -> FollowUp:
-    """Return question resolved against the previous answer's context.
-
-    context: what ``Answer.context()`` returned ({"question", "book_ids",
-    "sections": [{"book_id", "heading_id", ...}]}); books: id → title of the
-    books the user may see. A question that is no follow-up comes back as is.
-    """
-    text = unicodedata.normalize("NFKC", question).strip()
-    if not context or not context.get("question"):
-        return FollowUp(question)
-    previous = context["question"]
-    if _NEXT.match(text):
-        return FollowUp(previous, navigate=1)
-    if _PREVIOUS.match(text):
-        return FollowUp(previous, navigate=-1)
-    if _MORE.match(text):
-        return FollowUp(previous, book_ids=context.get("book_ids"), exclude_previous=True)
-    for pattern in _ONLY_IN:
-        match = pattern.match(text)
-        if match:
-            chosen = match_books(match["b"], books)
-            if chosen:
-                return FollowUp(previous, book_ids=chosen)
-    return FollowUp(question)
-
-
-def match_books(name: str, books: dict[int, str]) -> list[int]:
-    """Return the ids of the books whose title best matches name (words or substring)."""
-    name = unicodedata.normalize("NFKC", name).casefold().strip(" 「」『』\"'")
-    if not name:
-        return []
-    exact = [pk for pk, title in books.items() if title.casefold() == name]
-    if exact:
-        return exact
-    contains = [pk for pk, title in books.items() if name in title.casefold()]
-    if contains:
-        return contains
-    wanted = set(re.findall(r"\w+", name))
-    scored = {pk: len(wanted & set(re.findall(r"\w+", title.casefold()))) for pk, title in books.items()}
-    best = max(scored.values(), default=0)
-    return [pk for pk, score in scored.items() if best and score == best]

@@ -1,28 +1,69 @@
-"""Hybrid ranking of chunks: full text, vectors and the term graph, kept by a skyline.
+"""Ranking sections for a question: words and meaning, fused by how sure each one is.
 
-Full text: the pages FTS5 finds for the question's terms (``books.search``'s
-trigram index, any term may match, bm25 weighs them) are mapped to the
-chunks whose text covers them, and each chunk is scored by how much of the
-question its own text holds. Vectors: the best cosine between the question
-and any passage of the chunk. Graph: personalised PageRank from the
-question's terms. Candidates are the skyline over (graph, text, vector),
-topped up with the best of each; they are ranked by a weighted sum.
+Three signals score a section:
+
+- **words**: BM25 over the shelf's word index (``retrieval.lexical``): the
+  question's analysed terms in the section's title, path and text;
+- **meaning**: the best cosine between the question and one of the section's
+  passages, from the multilingual encoder (any language to any language) and,
+  for an English question, from the English one (``retrieval.embeddings``).
+
+Candidates are the best of each signal over the whole shelf (never a scan of
+every book). Each signal's scores over the candidates become a probability
+by a softmax with a fixed temperature, so a signal that singles out one
+section speaks loudly and one that finds everything alike hardly at all; the
+mixture is the section's probability of holding the answer. The books a
+question names (``retrieval.books``) multiply their sections' share, and
+sections that are not the book's subject (bibliographies, licences, change
+logs) are discounted. The title words of the named books are left out of
+the words signal: they choose the book, and within it every section would
+match them.
 """
 
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from books import search
-from retrieval import embeddings, skyline, terms
+from retrieval import analysis, embeddings
 
-WEIGHTS = {"text": 0.55, "vector": 0.3, "graph": 0.15}
-# When some sections of a book hold the question's words, a section of that book
-# holding none of them must score at least this share of the book's best: below
-# it, it is noise.
-NOISE_FLOOR = 0.6
-PER_SOURCE = 20
-FTS_PAGES = 120
+LEXICAL_POOL = 300
+VECTOR_POOL = 300
+TEMPERATURE = {"words": 0.15, "meaning": 0.06}
+WEIGHTS = {  # (words, multilingual, English) for an English question; Japanese has no English
+    True: (0.4, 0.3, 0.3),
+    False: (0.4, 0.6, 0.0),
+}
+NAMED = 2.0
+"""A named book's sections count e^(NAMED × strength) times as much."""
+BACK_MATTER = 0.3
+BEGINNER = 2.0
+"""For a reader starting out, sections in an introduction or tutorial count this much more."""
+_INTRODUCTORY = re.compile(
+    r"(?i)\b(?:introduction|getting\s+started|first\s+steps?|tutorial|basics|overview|"
+    r"quick\s*start|primer)\b|はじめ|入門|チュートリアル|基本|概要|まずは"
+)
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
+
+
+@dataclass
+class Question:
+    """A question analysed once: its terms, its vectors and the books it names."""
+
+    text: str
+    terms: list[str]
+    vectors: dict = field(default_factory=dict)
+    named: dict = field(default_factory=dict)
+    english: bool = True
+    beginner: bool = False
+
+    @classmethod
+    def of(cls, text: str, named=None, book_words=(), beginner=False) -> "Question":
+        terms = analysis.question_terms(text)
+        kept = [t for t in terms if t not in book_words] or terms
+        english = not _CJK.search(text)
+        vectors = {e.role: e.encode([text])[0] for e in embeddings.encoders() if e.applies(text)}
+        return cls(text, kept, vectors, dict(named or {}), english, beginner)
 
 
 @dataclass
@@ -30,92 +71,84 @@ class Scored:
     book_id: int
     key: int
     score: float
-    text: float
-    vector: float
-    graph: float
-    found: list[str] = field(default_factory=list)
+    words: float = 0.0
+    meaning: dict = field(default_factory=dict)
 
 
-def rank(question: str, indexes: list, *, limit: int = 10, allowed=None, exclude=()) -> list[Scored]:
-    """Return the best chunks of indexes for question, best first.
+def rank(question: Question, shelf, *, limit: int = 10, **narrowing) -> list[Scored]:
+    """Return the best sections for question, best first (see pool)."""
+    return pool(question, shelf, **narrowing)[:limit]
 
-    allowed: book id → the chunk keys that may be returned (a range filter);
-    a book absent from it is not searched. exclude: (book id, key) pairs.
+
+def pool(question: Question, shelf, *, book_ids=None, allowed=None, exclude=()) -> list[Scored]:
+    """Return every candidate section with its score, best first; the scores sum to 1.
+
+    shelf: the books searched (``retrieval.shelf.Shelf``); book_ids: only these
+    of them; allowed: book id → the section keys that may be returned (a book
+    absent from it is not searched); exclude: (book id, key) pairs.
     """
+    book_ids = shelf.book_ids if book_ids is None else [b for b in shelf.book_ids if b in book_ids]
     if allowed is not None:
-        indexes = [index for index in indexes if index.book_id in allowed]
-    match = terms.match_terms(question)
-    seeds = terms.graph_terms(question)
-    if not indexes or not (match or seeds or question.strip()):
+        book_ids = [b for b in book_ids if b in allowed]
+    if not book_ids:
         return []
-    query_vector = _query_vector(question, indexes)
-    pages = search.page_scores(match, [index.book_id for index in indexes], FTS_PAGES)
-    page_score = pages or {}
-    top_page = max(page_score.values(), default=0) or 1
-    graph_scores = {index.book_id: index.graph.rank(seeds) for index in indexes}
-    top_graph = max((max(s.values(), default=0) for s in graph_scores.values()), default=0) or 1
-    points, found = {}, {}
-    width = max(80, int(1.5 * len(terms.normalise(question))))
-    for index in indexes:
-        vectors = index.vector_scores(query_vector)
-        keys = _candidates(index, pages, vectors, graph_scores[index.book_id])
-        if allowed is not None:
-            keys &= set(allowed[index.book_id])
-        for key in keys - {k for b, k in exclude if b == index.book_id}:
-            cover, hits = terms.coverage(match, index.texts[key])
-            near = terms.proximity(hits, index.texts[key], width) * cover if cover >= 0.5 else 0
-            chunk = index.chunks[key]
-            span = range(chunk.span[0], chunk.span[1] + 1)
-            bm25 = max((page_score.get((index.book_id, n), 0) for n in span), default=0) / top_page
-            points[(index.book_id, key)] = (
-                graph_scores[index.book_id].get(key, 0.0) / top_graph,
-                0.5 * cover + 0.3 * near + 0.2 * bm25,
-                max(0.0, float(vectors[key])),
-            )
-            found[(index.book_id, key)] = hits
-    chosen = skyline.candidates(points, minimum=max(3 * limit, 15))
-    scored = [_scored(pair, points[pair], found[pair]) for pair in chosen]
-    scored.sort(key=lambda s: (-s.score, s.book_id, s.key))
-    return without_noise(scored)[:limit]
+    found = _candidates(question, shelf, book_ids)
+    keep = set(exclude)
+    pairs = [pair for pair in found if pair not in keep
+             and (allowed is None or pair[1] in allowed[pair[0]])]
+    if allowed is not None:  # a narrow range: every section in it is a candidate
+        pairs = list(dict.fromkeys(pairs + [(b, k) for b in book_ids for k in allowed[b]
+                                            if (b, k) not in keep]))
+    return _fused(question, shelf, pairs, found)
 
 
-def without_noise(scored: list[Scored]) -> list[Scored]:
-    """Drop sections without any of the question's words that score far below their book's best.
-
-    Book by book, and only in a book where some section does hold them: a
-    book that answers in other words (another language, found by vectors
-    alone) keeps its candidates.
-    """
-    best, holding = {}, set()
-    for s in scored:  # best first, so a book's first section is its best
-        best.setdefault(s.book_id, s.score)
-        if s.found:
-            holding.add(s.book_id)
-    return [s for s in scored
-            if s.found or s.book_id not in holding or s.score >= NOISE_FLOOR * best[s.book_id]]
+def _candidates(question, shelf, book_ids) -> dict:
+    """Return (book id, key) → BM25 for the candidates of every signal (0: not by words)."""
+    found = {}
+    for hit in shelf.words(question.terms, book_ids, LEXICAL_POOL):
+        found[(hit.book_id, hit.key)] = hit.score
+    for role, vector in question.vectors.items():
+        for book_id, key in shelf.nearest(role, vector, VECTOR_POOL, book_ids):
+            found.setdefault((book_id, key), 0.0)
+    return found
 
 
-def _scored(pair, point, found) -> Scored:
-    graph, text, vector = point
-    score = WEIGHTS["text"] * text + WEIGHTS["vector"] * vector + WEIGHTS["graph"] * graph
-    return Scored(pair[0], pair[1], round(score, 4), text, vector, graph, found)
+def _fused(question, shelf, pairs, words) -> list[Scored]:
+    if not pairs:
+        return []
+    lexical_scores = np.array([words.get(pair, 0.0) for pair in pairs])
+    meaning = {role: shelf.cosines(role, vector, pairs) for role, vector in question.vectors.items()}
+    w_words, w_multi, w_english = WEIGHTS[question.english]
+    mixture = w_words * _softmax(lexical_scores / (lexical_scores.max() or 1), TEMPERATURE["words"],
+                                 active=lexical_scores.max() > 0)
+    multi = meaning.get(embeddings.MULTILINGUAL)
+    english = meaning.get(embeddings.ENGLISH)
+    if multi is not None:
+        mixture = mixture + w_multi * _softmax(multi, TEMPERATURE["meaning"])
+    if english is not None and w_english:
+        mixture = mixture + w_english * _softmax(english, TEMPERATURE["meaning"])
+    elif multi is not None and w_english:
+        mixture = mixture + w_english * _softmax(multi, TEMPERATURE["meaning"])
+    prior = np.array([_prior(question, shelf, pair) for pair in pairs])
+    scores = mixture * prior
+    scores = scores / (scores.sum() or 1)
+    order = np.argsort(-scores, kind="stable")
+    return [Scored(pairs[i][0], pairs[i][1], float(scores[i]), float(lexical_scores[i]),
+                   {role: float(values[i]) for role, values in meaning.items()})
+            for i in order]
 
 
-def _query_vector(question, indexes):
-    if not any(index.vectors is not None for index in indexes):
-        return None
-    return embeddings.encode([question])[0]
+def _prior(question, shelf, pair) -> float:
+    chunk = shelf.chunk(*pair)
+    weight = np.exp(NAMED * question.named.get(pair[0], 0.0))
+    if question.beginner and any(_INTRODUCTORY.search(title) for title in chunk.breadcrumb):
+        weight *= BEGINNER
+    return weight * (BACK_MATTER if chunk.back_matter else 1.0)
 
 
-def _candidates(index, pages, vectors, graph_scores) -> set[int]:
-    """Return the keys worth scoring in index: text hits, nearest vectors, graph neighbours."""
-    if pages is None:
-        return set(range(len(index.chunks)))
-    keys = set()
-    for (book_id, number), _ in pages.items():
-        if book_id == index.book_id:
-            keys.update(index.by_page.get(number, ()))
-    if len(vectors):
-        keys.update(np.argsort(-vectors)[:PER_SOURCE].tolist())
-    keys.update(sorted(graph_scores, key=graph_scores.get, reverse=True)[:PER_SOURCE])
-    return {key for key in keys if 0 <= key < len(index.chunks)}
+def _softmax(values: np.ndarray, temperature: float, active: bool = True) -> np.ndarray:
+    if not active or not len(values):
+        return np.zeros(len(values))
+    shifted = np.exp((values - values.max()) / temperature)
+    return shifted / shifted.sum()
+

@@ -19,10 +19,22 @@ class Result:
     printed_end: str | None
     excerpt: str
     terms: list[str]
-    """Words of the question found in the text, to highlight in the excerpt."""
+    """Words of the question found in the excerpt, to highlight."""
     score: float
     part: str | None = None
     """For a comparison: which part of the question this result answers."""
+    quote: str = ""
+    """The sentence of the section that answers best, as printed ("" when none does)."""
+    quote_page: int | None = None
+    """The physical page the quote is on."""
+    quote_label: str | None = None
+    """The printed page number of quote_page, None where unknown."""
+    subsections: list[dict] = field(default_factory=list)
+    """For a chapter or part given whole: its sections, [{"title", "page_start", "page_end"}]."""
+    book_pages: int | None = None
+    """How many pages the book has."""
+    unit: str | None = None
+    """"chapter", "part" or "appendix" when the place is a whole unit of the book."""
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -37,10 +49,13 @@ class Recommendation:
     score: float
     sections: int
     pages: int
+    """How many pages of the book are about the topic."""
     unit: str
     """"chapter": a whole chapter (or part) is about it; "section"; "mentions"."""
     reason: str
+    """Why, in the question's language."""
     where: Result
+    book_pages: int | None = None
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -49,18 +64,29 @@ class Recommendation:
 @dataclass
 class Answer:
     type: str
-    """lookup, compare, aggregate, which_book or navigate."""
+    """lookup, compare, range, aggregate, which_book or navigate."""
     question: str
     results: list[Result] = field(default_factory=list)
     recommendation: list[Recommendation] | None = None
+    """The books to read, best first, when two or more cover the question (or it asks)."""
     parts: list[str] = field(default_factory=list)
     book_ids: list[int] = field(default_factory=list)
     """The books searched."""
     note: str = ""
     """Why there are no results, or how the question was read, for people."""
+    language: str = "en"
+    """The question's language ("en", "ja"): the guide is written in it."""
+    places: list[Result] = field(default_factory=list)
+    """Where to read: the best place, one for each part asked for, or the unit asked for."""
+    guide: str = ""
+    """The written answer, composed by code from the recommendation and the places."""
 
     def as_dict(self) -> dict:
         return asdict(self)
+
+    @property
+    def alternatives(self) -> list[Recommendation]:
+        return (self.recommendation or [])[1:]
 
     def context(self) -> dict:
         """Return what a follow-up question needs from this answer (JSON-safe)."""
@@ -73,23 +99,55 @@ class Answer:
                  "page_end": r.page_end}
                 for r in self.results[:10]
             ],
+            "books": list(dict.fromkeys(
+                [r.book_id for r in self.recommendation or []] + [r.book_id for r in self.results]
+            ))[:10],
         }
 
 
 RESULT_FIELDS = ("book_id", "book_title", "breadcrumb", "page_start", "page_end",
-                 "printed_start", "printed_end", "excerpt", "score")
+                 "printed_start", "printed_end", "excerpt", "quote", "quote_page", "score")
+
+
+def place_json(result: Result) -> dict:
+    """Return a place as the API and ``manage.py ask`` give it."""
+    return {
+        "book_id": result.book_id, "book_title": result.book_title,
+        "breadcrumb": result.breadcrumb, "unit": result.unit,
+        "physical": {"start": result.page_start, "end": result.page_end},
+        "printed": {"start": result.printed_start, "end": result.printed_end},
+        "quote": result.quote, "quote_page": result.quote_page,
+        "quote_printed_page": result.quote_label,
+        "subsections": result.subsections,
+    }
+
+
+def pick_json(pick: Recommendation) -> dict:
+    return {
+        "book_id": pick.book_id, "book_title": pick.book_title, "unit": pick.unit,
+        "reason": pick.reason, "score": pick.score, "sections": pick.sections,
+        "pages": pick.pages, "book_pages": pick.book_pages, "where": place_json(pick.where),
+    }
 
 
 def answer_json(answer, text) -> dict:
-    """Return the JSON shape shared by manage.py ask and /api/ask."""
+    """Return the JSON shape shared by manage.py ask and /api/ask.
+
+    ``recommendation``: the book to read first (null when no two books cover it
+    and the question did not ask); ``alternatives``: the other books;
+    ``places``: where to read, each with book, breadcrumb, physical and
+    printed range and the quoted sentence; ``guide``: the written answer
+    composed from them; ``results``: every place found, best first.
+    """
+    picks = answer.recommendation or []
     return {
         "type": answer.type,
+        "language": answer.language,
+        "recommendation": pick_json(picks[0]) if picks else None,
+        "alternatives": [pick_json(pick) for pick in picks[1:]],
+        "places": [place_json(r) for r in answer.places],
+        "guide": answer.guide,
         "results": [{name: getattr(r, name) for name in RESULT_FIELDS} for r in answer.results],
-        "recommendation": [
-            {"book_id": r.book_id, "book_title": r.book_title, "unit": r.unit, "reason": r.reason,
-             "score": r.score}
-            for r in answer.recommendation
-        ] if answer.recommendation is not None else None,
         "note": answer.note,
         "answer": text,
     }

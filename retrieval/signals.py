@@ -27,4 +27,5 @@ def requeue_embed(sender, book, **kwargs):
 
 @receiver(post_delete, sender=Book)
 def remove_index(sender, instance, **kwargs):
-    transaction.on_commit(lambda: store.remove(instance.pk))
+    book_id = instance.pk  # Django sets pk to None once the row is gone
+    transaction.on_commit(lambda: store.remove(book_id))

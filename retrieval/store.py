@@ -1,11 +1,17 @@
-"""Per-book retrieval indexes on disk, and the copies loaded in this process.
+"""Each book's question index on disk, and the shelf-wide indexes made from them.
 
 A book's index lives in ``<data dir>/retrieval/<book id>/``: ``sections.json``
-(the chunks with their text and term weights, the embedding model's name and
-which chunk each vector belongs to) and ``sections.faiss`` (the vectors).
-The JSON is written last, atomically, and its mtime tells a process that its
-loaded copy is stale. A book without an index file still answers, from
-chunks built on the fly and without vectors.
+(its sections: title, breadcrumb, pages, text; the models its vectors were
+made with and a hash of each passage, so a rebuild embeds only what changed)
+and, per sentence-embedding model, ``<role>.npy`` / ``<role>.keys.npy``
+(``retrieval.vectors``). The JSON is written last, atomically; its mtime tells
+a process that its loaded copy is stale. Building a book also puts its
+sections in the shelf's word index (``retrieval.lexical``) and its vectors in
+the shelf's vector indexes, in place of the old ones.
+
+A book without an index file (its embed stage has not run yet) still
+answers: its sections are cut from the database on the fly and searched by
+words alone, from a word index of its own in memory.
 """
 
 import hashlib
@@ -17,17 +23,15 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import faiss
 import numpy as np
 from django.conf import settings
 
 from books.models import Book, Heading, Page
 from books.storage import data_dir
-from retrieval import embeddings, terms
-from retrieval import graph as term_graph
-from retrieval.chunks import Chunk, flat_windows, passages, section_chunks
+from retrieval import analysis, embeddings, lexical, vectors
+from retrieval.chunks import Chunk, passages, section_chunks
 
-VERSION = 1
+VERSION = 2
 # Indexes held in memory, least recently used first; at most
 # LIBRARIAN_INDEX_CACHE_BOOKS of them, so a large shelf cannot fill the memory.
 _loaded: OrderedDict = OrderedDict()
@@ -38,82 +42,129 @@ def book_dir(book_id: int) -> Path:
     return data_dir() / "retrieval" / str(book_id)
 
 
-def book_chunks(book: Book, kind: str = "sections") -> list[Chunk]:
-    """Return book's chunks from the database (kind "flat": the naive fixed windows)."""
+def book_chunks(book: Book) -> list[Chunk]:
+    """Return book's sections, cut from the pages and headings in the database."""
     pages = {
         number: [line.get("text", "") for line in lines] if lines else text.split("\n")
         for number, lines, text in Page.objects.filter(book=book).values_list("number", "lines", "text")
     }
-    if kind == "flat":
-        return flat_windows(pages)
     headings = list(Heading.objects.filter(book=book).order_by("position"))
     excluded = set(book.toc_pages or []) | set(book.lot_pages or [])
     return section_chunks(headings, pages, excluded, book.page_count)
 
 
-def build(book: Book, kind: str = "sections", progress=None) -> str:
-    """Build and store book's index; return a one-line summary.
+def word_fields(chunk: Chunk) -> tuple[int, list[str], list[str], list[str]]:
+    """Return a section as the word index stores it: key, title, path and text terms."""
+    return (chunk.key, analysis.terms(chunk.title), analysis.terms(" ".join(chunk.breadcrumb[:-1])),
+            analysis.terms(chunk.text))
+
+
+PROFILE_HEADINGS = 60
+
+
+def profile(book: Book, chunks) -> str:
+    """Return what the book is about, as a librarian reads it off the book: its title, the
+    largest lines of its title page and its first two levels of headings."""
+    cover = [line.get("text", "") for line in _largest_lines(book)]
+    top = min((c.level for c in chunks if c.heading_id), default=1)
+    chapters = [c for c in chunks if c.heading_id and c.level == top]
+    sections = [c for c in chunks if c.heading_id and c.level == top + 1]
+    # Every chapter, then sections as room is left: a book is about all its chapters.
+    kept = {c.key for c in chapters} | {c.key for c in sections[:max(0, PROFILE_HEADINGS - len(chapters))]}
+    headings = [c.title for c in chunks if c.key in kept]
+    return ". ".join(part for part in [book.title, " ".join(cover), "; ".join(headings)] if part)
+
+
+def _largest_lines(book: Book, count: int = 3) -> list[dict]:
+    page = Page.objects.filter(book=book, number=1).only("lines").first()
+    lines = [line for line in (page.lines or []) if line.get("box") and line.get("text")] if page else []
+    return sorted(lines, key=lambda line: line["box"][1] - line["box"][3])[:count]
+
+
+def build(book: Book, progress=None) -> str:
+    """Build and store book's index, and put it in the shelf's indexes; return a summary.
 
     Vectors of passages whose text has not changed since the last build are
     reused, so a rebuild after a reviewer moves a heading embeds little.
     """
-    chunks = book_chunks(book, kind)
+    chunks = book_chunks(book)
+    folder = book_dir(book.pk)
+    folder.mkdir(parents=True, exist_ok=True)
     texts, owners = [], []
     for chunk in chunks:
-        for text in passages(chunk) if kind == "sections" else [chunk.text]:
+        for text in passages(chunk):
             texts.append(text)
             owners.append(chunk.key)
     hashes = [hashlib.sha1(text.encode()).hexdigest()[:20] for text in texts]
-    known = _previous_vectors(book.pk, kind)
+    models, chosen_hashes, embedded, made = {}, {}, {}, 0
+    for encoder in embeddings.encoders():
+        chosen = [i for i, text in enumerate(texts) if encoder.applies(text)]
+        digests = [hashes[i] for i in chosen]
+        rows, fresh = _vectors(book.pk, encoder, [texts[i] for i in chosen], digests, progress)
+        vectors.write_book(folder, encoder.role, rows, [owners[i] for i in chosen])
+        models[encoder.role], chosen_hashes[encoder.role] = encoder.name, digests
+        embedded[encoder.role] = rows
+        made += fresh
+    about = profile(book, chunks)
+    vector = embeddings.multilingual().encode([about])[0] if about else None
+    payload = {"version": VERSION, "book_id": book.pk, "models": models, "hashes": chosen_hashes,
+               "profile": {"text": about, "model": embeddings.multilingual().name,
+                           "vector": [round(float(x), 6) for x in vector] if vector is not None else []},
+               "chunks": [chunk.as_dict() for chunk in chunks]}
+    (folder / "sections.json.tmp").write_text(json.dumps(payload, ensure_ascii=False))
+    os.replace(folder / "sections.json.tmp", folder / "sections.json")
+    lexical.get().replace(book.pk, [word_fields(chunk) for chunk in chunks])
+    for role, rows in embedded.items():
+        shelf_vectors(role).replace(book.pk, rows)
+    invalidate(book.pk)
+    return f"{len(chunks)} sections, {len(texts)} passages ({made} embedded anew)"
+
+
+def _vectors(book_id, encoder, texts, hashes, progress):
+    """Return the rows for texts (reusing those stored under the same hash) and how many
+    had to be embedded."""
+    known = _previous(book_id, encoder)
     missing = [i for i, digest in enumerate(hashes) if digest not in known]
-    vectors = np.zeros((len(texts), 0), dtype=np.float32)
     for start in range(0, len(missing), 64):
         batch = missing[start:start + 64]
-        for i, vector in zip(batch, embeddings.encode([texts[i] for i in batch])):
+        for i, vector in zip(batch, encoder.encode([texts[i] for i in batch])):
             known[hashes[i]] = vector
         if progress:
             progress(start + len(batch), len(missing))
-    if texts:
-        vectors = np.stack([known[digest] for digest in hashes]).astype(np.float32)
-    counts = [terms.graph_terms(f"{c.title}\n{c.title}\n{c.text}") for c in chunks]
-    weights = term_graph.section_terms(counts)
-    _write(book, kind, chunks, weights, hashes, owners, vectors)
-    what = "sections" if kind == "sections" else f"{kind} windows"
-    return f"{len(chunks)} {what}, {len(texts)} passages ({len(missing)} embedded anew)"
+    if not texts:
+        return np.zeros((0, 1), dtype=np.float32), 0
+    return np.stack([np.asarray(known[digest], dtype=np.float32) for digest in hashes]), len(missing)
 
 
-def _write(book, kind, chunks, weights, hashes, owners, vectors) -> None:
-    folder = book_dir(book.pk)
-    folder.mkdir(parents=True, exist_ok=True)
-    index = faiss.IndexFlatIP(vectors.shape[1] if vectors.size else 1)
-    if vectors.size:
-        index.add(vectors)
-    faiss.write_index(index, str(folder / f"{kind}.faiss.tmp"))
-    os.replace(folder / f"{kind}.faiss.tmp", folder / f"{kind}.faiss")
-    payload = {
-        "version": VERSION, "model": embeddings.model_name(), "book_id": book.pk,
-        "chunks": [{**chunk.as_dict(), "terms": w} for chunk, w in zip(chunks, weights)],
-        "passages": hashes, "owners": owners,
-    }
-    (folder / f"{kind}.json.tmp").write_text(json.dumps(payload, ensure_ascii=False))
-    os.replace(folder / f"{kind}.json.tmp", folder / f"{kind}.json")
-
-
-def _previous_vectors(book_id: int, kind: str) -> dict:
+def _previous(book_id: int, encoder) -> dict:
+    """Return passage hash → vector from the book's last build with the same model."""
     folder = book_dir(book_id)
     try:
-        payload = json.loads((folder / f"{kind}.json").read_text())
-        index = faiss.read_index(str(folder / f"{kind}.faiss"))
-    except (OSError, ValueError, RuntimeError):
+        payload = json.loads((folder / "sections.json").read_text())
+    except (OSError, ValueError):
         return {}
-    if payload.get("model") != embeddings.model_name() or index.ntotal != len(payload["passages"]):
+    stored = vectors.read_book(folder, encoder.role)
+    if payload.get("models", {}).get(encoder.role) != encoder.name or stored is None:
         return {}
-    vectors = index.reconstruct_n(0, index.ntotal) if index.ntotal else []
-    return dict(zip(payload["passages"], vectors))
+    hashes = payload.get("hashes", {}).get(encoder.role, [])
+    rows = np.asarray(stored[0], dtype=np.float32)
+    return dict(zip(hashes, rows)) if len(hashes) == len(rows) else {}
+
+
+def shelf_vectors(role: str) -> vectors.ShelfVectors:
+    def book_rows(book_id):
+        stored = vectors.read_book(book_dir(book_id), role)
+        return None if stored is None else np.asarray(stored[0], dtype=np.float32)
+
+    return vectors.shelf(role, book_rows)
 
 
 def remove(book_id: int) -> None:
+    """Take a book out of every index: its own files and its rows in the shelf's."""
     invalidate(book_id)
+    lexical.get().remove(book_id)
+    for encoder in embeddings.encoders():
+        shelf_vectors(encoder.role).remove(book_id)
     shutil.rmtree(book_dir(book_id), ignore_errors=True)
 
 
@@ -125,73 +176,78 @@ def invalidate(book_id: int) -> None:
 
 @dataclass
 class BookIndex:
-    """One book's chunks, ready to score: lower-cased texts, vectors, term graph."""
+    """One book's sections, ready to score: their vectors per model, pages → sections."""
 
     book_id: int
     chunks: list[Chunk]
-    weights: list[dict]
-    vectors: np.ndarray | None = None
-    owners: np.ndarray | None = None
-    texts: list[str] = field(default_factory=list)
+    rows: dict = field(default_factory=dict)
+    """role → (float16 rows, section key of each row)."""
+    words: lexical.WordIndex | None = None
+    """A word index of this book alone, while it has no index file (None once it has)."""
+    profile: np.ndarray | None = None
+    """The multilingual vector of what the book is about (``profile``)."""
     by_page: dict = field(default_factory=dict)
-    graph: term_graph.TermGraph | None = None
 
     def __post_init__(self):
-        self.texts = [terms.normalise(f"{c.title}\n{c.text}") for c in self.chunks]
         for chunk in self.chunks:
             for number in range(chunk.span[0], chunk.span[1] + 1):
                 self.by_page.setdefault(number, []).append(chunk.key)
-        self.graph = term_graph.TermGraph(term_graph.build(self.weights))
-        if self.owners is not None and len(self.owners):
-            # Passages are stored chunk by chunk: each chunk's run starts where the owner changes.
-            self._starts = np.flatnonzero(np.r_[True, self.owners[1:] != self.owners[:-1]])
 
-    def vector_scores(self, query_vector) -> np.ndarray:
-        """Return each chunk's best cosine over its passages (zeros without vectors)."""
+    def cosines(self, role: str, query_vector, keys) -> np.ndarray:
+        """Return the best cosine of each section in keys over its passages for one model
+        (0 without vectors); only those sections' rows are read."""
+        scores = np.zeros(len(keys), dtype=np.float32)
+        stored = self.rows.get(role)
+        if stored is None or query_vector is None or not len(stored[1]):
+            return scores
+        rows, owners = stored
+        if rows.shape[1] != query_vector.shape[0]:
+            return scores
+        wanted = np.asarray(keys)
+        low = np.searchsorted(owners, wanted, "left")  # rows are stored section by section
+        high = np.searchsorted(owners, wanted, "right")
+        picked = np.concatenate([np.arange(a, b) for a, b in zip(low, high)]) if len(wanted) else []
+        if not len(picked):
+            return scores
+        cosines = np.asarray(rows[picked], dtype=np.float32) @ query_vector
+        bounds = np.cumsum(high - low)
+        for i, (start, stop) in enumerate(zip(np.r_[0, bounds[:-1]], bounds)):
+            if stop > start:
+                scores[i] = cosines[start:stop].max()
+        return scores
+
+    def vector_scores(self, role: str, query_vector) -> np.ndarray:
+        """Return each section's best cosine over its passages for one model (0 without)."""
         scores = np.zeros(len(self.chunks), dtype=np.float32)
-        if self.vectors is None or not len(self.vectors) or query_vector is None:
+        stored = self.rows.get(role)
+        if stored is None or query_vector is None or not len(stored[1]):
             return scores
-        if self.vectors.shape[1] != query_vector.shape[0]:
+        rows, keys = stored
+        if rows.shape[1] != query_vector.shape[0]:
             return scores
-        best = np.maximum.reduceat(self.vectors @ query_vector, self._starts)
-        scores[self.owners[self._starts]] = best
+        cosines = np.asarray(rows, dtype=np.float32) @ query_vector
+        np.maximum.at(scores, keys, cosines)
         return scores
 
 
-def warm(limit: int = 200) -> int:
-    """Load the sentence encoder and the newest books' indexes; return how many books.
-
-    The server calls it in the background as it starts, so that the first
-    question does not wait seconds for what every question needs.
-    """
-    embeddings.encode(["warm"])
-    count = 0
-    for book in Book.objects.order_by("-added_at")[:limit]:
-        get(book)
-        count += 1
-    return count
-
-
-def get(book: Book, kind: str = "sections") -> BookIndex:
-    """Return book's index as stored, or built on the fly without vectors while there is none."""
-    path = book_dir(book.pk) / f"{kind}.json"
+def get(book: Book) -> BookIndex:
+    """Return book's index as stored, or cut on the fly (words only) while there is none."""
+    path = book_dir(book.pk) / "sections.json"
     try:
         stamp = path.stat().st_mtime_ns
     except OSError:
         stamp = _live_stamp(book)
-    key = (str(data_dir()), book.pk, book.sha256, kind)
+    key = (str(data_dir()), book.pk, book.sha256)
     with _lock:
         cached = _loaded.get(key)
         if cached:
             _loaded.move_to_end(key)
     if cached and cached[0] == stamp:
         return cached[1]
-    index = _read(book, kind, path) if isinstance(stamp, int) else None
+    index = _read(book, path) if isinstance(stamp, int) else None
     if index is None:
         stamp = _live_stamp(book)
-        chunks = book_chunks(book, kind)
-        counts = [terms.graph_terms(f"{c.title}\n{c.title}\n{c.text}") for c in chunks]
-        index = BookIndex(book.pk, chunks, term_graph.section_terms(counts))
+        index = _live(book)
     with _lock:
         _loaded[key] = (stamp, index)
         _loaded.move_to_end(key)
@@ -200,24 +256,46 @@ def get(book: Book, kind: str = "sections") -> BookIndex:
     return index
 
 
+def _live(book: Book) -> BookIndex:
+    chunks = book_chunks(book)
+    words = lexical.WordIndex(None)
+    words.replace(book.pk, [word_fields(chunk) for chunk in chunks])
+    return BookIndex(book.pk, chunks, words=words)
+
+
 def _live_stamp(book) -> tuple:
     """Return what an index built on the fly depends on: pages read and headings placed."""
     return ("live", book.pages.exclude(text="").count(), book.headings.exclude(page=None).count())
 
 
-def _read(book, kind, path) -> BookIndex | None:
+def _read(book, path) -> BookIndex | None:
     try:
         payload = json.loads(path.read_text())
-        faiss_index = faiss.read_index(str(path.with_suffix(".faiss")))
-    except (OSError, ValueError, RuntimeError):
+    except (OSError, ValueError):
         return None
     if payload.get("version") != VERSION:
         return None
-    weights = [chunk.pop("terms") for chunk in payload["chunks"]]
     chunks = [Chunk(**chunk) for chunk in payload["chunks"]]
-    vectors = owners = None
-    usable = payload["model"] == embeddings.model_name()
-    if usable and faiss_index.ntotal == len(payload["owners"]) and faiss_index.ntotal:
-        vectors = faiss_index.reconstruct_n(0, faiss_index.ntotal)
-        owners = np.asarray(payload["owners"], dtype=np.int64)
-    return BookIndex(book.pk, chunks, weights, vectors, owners)
+    rows = {}
+    for encoder in embeddings.encoders():
+        stored = vectors.read_book(path.parent, encoder.role)
+        if stored is not None and payload["models"].get(encoder.role) == encoder.name:
+            rows[encoder.role] = stored
+    about = payload.get("profile") or {}
+    usable = about.get("vector") and about.get("model") == embeddings.multilingual().name
+    vector = np.asarray(about["vector"], dtype=np.float32) if usable else None
+    return BookIndex(book.pk, chunks, rows, profile=vector)
+
+
+def warm(limit: int = 200) -> int:
+    """Load the sentence encoders and the newest books' indexes; return how many books.
+
+    The server calls it in the background as it starts, so that the first
+    question does not wait seconds for what every question needs.
+    """
+    embeddings.warm()
+    count = 0
+    for book in Book.objects.order_by("-added_at")[:limit]:
+        get(book)
+        count += 1
+    return count

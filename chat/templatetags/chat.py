@@ -19,6 +19,12 @@ def shown_cards(answer):
 
 
 @register.simple_tag
+def guide_of(answer):
+    """Return the answer's guide ready for the guide template (None without one)."""
+    return cards.guide_view(answer.guide, answer.recommendation, answer.pk)
+
+
+@register.simple_tag
 def recommendations(answer):
     """Return the answer's which-book recommendations, each with a link to its place."""
     return cards.picks(answer.recommendation)

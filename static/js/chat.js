@@ -1,7 +1,8 @@
 // The chat page: send the question without leaving the page, then show the
 // answer as it streams in (server-sent events): result cards first, then the
-// short answer token by token. Without JavaScript the form posts as usual and
-// the page comes back with the whole answer.
+// guide (where to read, the quoted sentences, the downloads), then, where a
+// local model is switched on, its checked short answer. Without JavaScript the
+// form posts as usual and the page comes back with the whole answer.
 (function () {
   "use strict";
   const form = document.getElementById("ask");
@@ -87,11 +88,17 @@
     on("recommendation", (data) => {
       place(".answer-recommendation").replaceChildren(fragment(data.html));
     });
+    on("guide", (data) => {
+      // The guide names the books to read first itself.
+      place(".answer-recommendation").replaceChildren();
+      place(".answer-guide").replaceChildren(fragment(data.html));
+    });
     on("cards", (data) => {
       place(".answer-summary").replaceChildren(fragment(data.html));
-      say(data.count ? "Writing a short answer…" : "");
+      say("");
       busy(false);
     });
+    on("writing", (data) => say(data.message));
     on("token", (data) => {
       if (!streamed) {
         const box = document.createElement("div");

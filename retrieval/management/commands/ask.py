@@ -4,10 +4,13 @@ from django.core.management.base import BaseCommand, CommandError
 
 import retrieval
 from books.models import Book
+from retrieval import synthesis
 from retrieval.results import answer_json
 
+
 class Command(BaseCommand):
-    help = "Answer a question with the places in the books that answer it."
+    help = ("Answer a question with the places in the books that answer it: the book to read "
+            "first, the places with their pages and the sentence that answers.")
 
     def add_arguments(self, parser):
         parser.add_argument("question")
@@ -20,25 +23,26 @@ class Command(BaseCommand):
         if books and Book.objects.filter(pk__in=books).count() != len(set(books)):
             raise CommandError("No such book: see the ids on the shelf (manage.py addbook prints them).")
         answer = retrieval.ask(question, book_ids=books, limit=max(1, limit))
-        payload = answer_json(answer, retrieval.synthesis(question, answer))
+        written = synthesis.written(question, answer) if synthesis.enabled() else synthesis.Written("")
+        payload = {**answer_json(answer, written.text or None), "answer_note": written.note}
         if json:
             self.stdout.write(_dumps(payload))
             return
-        self._print(payload)
+        self._print(answer, payload)
 
-    def _print(self, payload):
-        self.stdout.write(f"({payload['type']})")
+    def _print(self, answer, payload):
+        if answer.guide:
+            self.stdout.write(answer.guide + "\n")
         for number, result in enumerate(payload["results"], 1):
             pages = f"pp. {result['page_start']}–{result['page_end']} of the PDF"
             if result["printed_start"]:
                 pages += f", printed {result['printed_start']}–{result['printed_end'] or '?'}"
             self.stdout.write(f"[{number}] {result['book_title']}: {' > '.join(result['breadcrumb'])}")
             self.stdout.write(f"    {pages}; score {result['score']:.3f}")
-            self.stdout.write(f"    {result['excerpt'][:200]}")
-        for recommendation in payload["recommendation"] or []:
-            self.stdout.write(f"* {recommendation['reason']}")
-        if payload["note"]:
-            self.stdout.write(payload["note"])
+            self.stdout.write(f"    {(result['quote'] or result['excerpt'])[:200]}")
+        for line in (payload["note"], payload["answer_note"]):
+            if line:
+                self.stdout.write(line)
         if payload["answer"]:
             self.stdout.write("\n" + payload["answer"])
 

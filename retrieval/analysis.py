@@ -1,0 +1,222 @@
+"""The words of questions and sections as search sees them, in Japanese and English
+(pure functions over text).
+
+Text is cut into runs of one script. Japanese runs go through Sudachi
+(sudachipy with sudachidict_core): only content words are kept (nouns, verbs,
+adjectives, adjectival nouns; not particles, auxiliaries, symbols or the
+light verbs する/なる/いる), each as its normalised dictionary form, so that
+orthographic variants meet (コンピュータ and コンピューター, 行なう and 行う,
+リファレンス and レファレンス, 手放し and 手放す). A compound also yields its
+short units (開発者 → 開発, 者 is a suffix and dropped). A katakana word of four
+or more characters loses a final long-vowel mark (メンテナー → メンテナ), as
+Lucene's Japanese katakana stemmer does. English and other Latin-script runs
+are case-folded words without the Snowball stop words, stemmed with the
+Snowball English stemmer (PyStemmer); a compound written with inner
+punctuation ("16:9", "utf-8", "tar.gz") is a term of its own as well, and so is
+each of the characters technical books are asked about (% $ # & ~ ^ \\ { } | @).
+
+``tokens`` keeps each term's place in the text, for highlighting; ``terms``
+is what the index stores; ``question_terms`` also drops the words that frame a
+question ("how do I", "which book", 最初に読むべき本).
+"""
+
+import re
+import threading
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+
+import Stemmer
+from sudachipy import Dictionary, SplitMode
+
+# The Snowball project's English stop word list (snowballstem.org), as Lucene and
+# Elasticsearch ship it for their English analyzers.
+STOP_WORDS = frozenset("""
+i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she
+her hers herself it its itself they them their theirs themselves what which who whom this that
+these those am is are was were be been being have has had having do does did doing would should
+could ought i'm you're he's she's it's we're they're i've you've we've they've i'd you'd he'd
+she'd we'd they'd i'll you'll he'll she'll we'll they'll isn't aren't wasn't weren't hasn't
+haven't hadn't doesn't don't didn't won't wouldn't shan't shouldn't can't cannot couldn't
+mustn't let's that's who's what's here's there's when's where's why's how's a an the and but if
+or because as until while of at by for with about against between into through during before
+after above below to from up down in out on off over under again further then once here there
+when where why how all any both each few more most other some such no nor not only own same so
+than too very
+""".split())
+# Words that frame a question rather than say what it is about. Only questions lose them:
+# a section about "the first page" keeps its words.
+QUESTION_WORDS = frozenset("""
+can may might must shall will want wants wanted need needs like way ways thing things get got
+also just please know tell show shows find learn explain explains explained describe describes
+described discuss discusses discussed read first book books manual manuals guide guides chapter
+chapters section sections part parts appendix clip give whole entire complete extract everything
+something anything someone say says said doc docs documentation mention mentions
+""".split())
+JAPANESE_QUESTION_WORDS = frozenset(
+    "本 章 節 部 編 項 冊 頁 最初 読む 説明 教える 知る 分かる 書く 載る 方法 どこ どう 何 全部 "
+    "丸ごと 全体 切り抜く 切る 抜く 欲しい 思う 言う 扱う 紹介 下さる 良い 無い 事 物 所 為 時 場合 "
+    "ところ 手順 仕方 やり方 それぞれ 両方 ついて 関する 際 他".split()
+)
+# Light verbs and forms that carry no topic of their own.
+_JAPANESE_STOP = frozenset("為る 居る 有る 成る 出来る 来る 行く 見る 置く 仕舞う 良い 無い 言う こと もの よう ため".split())
+_CONTENT = frozenset(("名詞", "動詞", "形容詞", "形状詞"))
+_JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f々〆ヵヶ]+")
+_KATAKANA = re.compile(r"[\u30a0-\u30ff]{4,}")
+_WORD = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
+_COMPOUND = re.compile(r"[a-z0-9]+(?:[-_.:/+][a-z0-9]+)+")
+# The characters that technical books write about ("how do I print a % sign"): each one
+# is a term of its own.
+_SYMBOL = re.compile(r"[#$%&~^\\{}|@]")
+_SUDACHI_BYTES = 40000  # Sudachi refuses inputs over 49,149 bytes
+_local = threading.local()
+
+
+@dataclass(frozen=True)
+class Token:
+    term: str
+    start: int
+    end: int
+    """Where the word stands in the text given (characters, end exclusive)."""
+
+
+def fold(text: str) -> str:
+    """Return text as analysis reads it: NFKC, case-folded (the same length is not kept)."""
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
+def tokens(text: str) -> list[Token]:
+    """Return the terms of text with their places, in reading order.
+
+    text should already be NFKC-normalised (``books.text.for_search`` makes it so)
+    for the places to point at the right characters.
+    """
+    out = []
+    position = 0
+    for match in _JAPANESE.finditer(text):
+        out.extend(_latin(text, position, match.start()))
+        out.extend(_japanese(match.group(), match.start()))
+        position = match.end()
+    out.extend(_latin(text, position, len(text)))
+    return out
+
+
+def terms(text: str) -> list[str]:
+    """Return the index terms of text (with repeats: their counts matter)."""
+    return [token.term for token in tokens(text)]
+
+
+def question_terms(question: str) -> list[str]:
+    """Return the distinct terms of a question that say what it is about, in order."""
+    found = []
+    for token in tokens(unicodedata.normalize("NFKC", question)):
+        if token.term in _QUESTION_STEMS or token.term in JAPANESE_QUESTION_WORDS:
+            continue
+        found.append(token.term)
+    return list(dict.fromkeys(found))
+
+
+def particle_offsets(text: str, particle: str) -> list[int]:
+    """Return where particle stands in text as a particle (助詞), not inside a word:
+    the と of 「XとY」, not the と of とき."""
+    out = []
+    for match in _JAPANESE.finditer(text):
+        for start, piece in _pieces(match.group()):
+            for morpheme in _sudachi().tokenize(piece, SplitMode.C):
+                if morpheme.surface() == particle and morpheme.part_of_speech()[0] == "助詞":
+                    out.append(match.start() + start + morpheme.begin())
+    return out
+
+
+def _latin(text: str, start: int, end: int) -> list[Token]:
+    if start >= end:
+        return []
+    piece = text[start:end].casefold()
+    out = []
+    for match in _WORD.finditer(piece):
+        word = match.group().replace("’", "'")
+        if word in STOP_WORDS or len(word) < 2:
+            continue
+        out.append(Token(stem(word.split("'")[0]), start + match.start(), start + match.end()))
+    for match in _COMPOUND.finditer(piece):
+        out.append(Token(match.group(), start + match.start(), start + match.end()))
+    for match in _SYMBOL.finditer(piece):
+        out.append(Token(match.group(), start + match.start(), start + match.end()))
+    out.sort(key=lambda token: (token.start, -token.end))
+    return out
+
+
+def stem(word: str) -> str:
+    return _stemmer().stemWord(word)
+
+
+def _stemmer():
+    stemmer = getattr(_local, "stemmer", None)
+    if stemmer is None:  # a PyStemmer object is not safe to share between threads
+        stemmer = _local.stemmer = Stemmer.Stemmer("english")
+    return stemmer
+
+
+def _japanese(run: str, offset: int) -> list[Token]:
+    out = []
+    for start, piece in _pieces(run):
+        position = offset + start
+        for morpheme in _sudachi().tokenize(piece, SplitMode.C):
+            begin, end = position + morpheme.begin(), position + morpheme.end()
+            term = _japanese_term(morpheme)
+            if term:
+                out.append(Token(term, begin, end))
+            parts = morpheme.split(SplitMode.A)
+            if len(parts) > 1:
+                for part in parts:
+                    short = _japanese_term(part)
+                    if short and short != term:
+                        out.append(Token(short, position + part.begin(), position + part.end()))
+    return out
+
+
+def _japanese_term(morpheme) -> str | None:
+    pos = morpheme.part_of_speech()
+    if pos[0] not in _CONTENT or pos[1] == "非自立可能":
+        return None
+    term = _katakana_stem(morpheme.normalized_form().casefold())
+    if term in _JAPANESE_STOP or (len(term) == 1 and not _is_kanji(term)):
+        return None
+    return term
+
+
+def _katakana_stem(term: str) -> str:
+    return term[:-1] if term.endswith("ー") and _KATAKANA.fullmatch(term) else term
+
+
+def _is_kanji(char: str) -> bool:
+    return "\u3400" <= char <= "\u9fff" or "\uf900" <= char <= "\ufaff"
+
+
+def _pieces(run: str):
+    """Yield (offset, piece) of run in pieces Sudachi accepts, cut after sentence ends."""
+    if len(run.encode()) <= _SUDACHI_BYTES:
+        yield 0, run
+        return
+    start = 0
+    while start < len(run):
+        end = min(len(run), start + _SUDACHI_BYTES // 3)
+        cut = max(run.rfind("。", start, end), run.rfind("、", start, end))
+        end = cut + 1 if end < len(run) and cut > start else end
+        yield start, run[start:end]
+        start = end
+
+
+def _sudachi():
+    tokenizer = getattr(_local, "sudachi", None)
+    if tokenizer is None:
+        tokenizer = _local.sudachi = _dictionary().tokenizer(SplitMode.C)
+    return tokenizer
+
+
+@lru_cache(maxsize=1)
+def _dictionary():
+    return Dictionary(dict="core")
+
+
+_QUESTION_STEMS = frozenset(stem(word) for word in QUESTION_WORDS)

@@ -1,0 +1,65 @@
+"""Which books a question names, by their titles (pure functions).
+
+A book is named when the question holds a word of its title (or of its file
+name) that tells it from the other books on the shelf: "memoir" names *The
+memoir class*, "FAQ" names *The Debian GNU/Linux FAQ*, 「新メンテナーガイド」 names
+*Debian 新メンテナーガイド*. Generic words ("the", "manual", "book", 本) never
+name a book, and a word in many titles ("Debian" on a Debian shelf) names
+each of them only weakly. An explicit reference ("in the Octave manual",
+『LaTeX 2ε への道』) counts fully; a title word met in passing ("How do I make my
+beamer slides…") counts as a hint, since the book about a subject is where a
+reader would look first, yet another book may answer better.
+"""
+
+import math
+from pathlib import PurePath
+
+from retrieval import analysis
+
+GENERIC = frozenset(analysis.terms(
+    "the a an of for and to in on with class manual manuals guide guides book books user users "
+    "handbook documentation introduction edition volume version reference references pdf "
+    "本 マニュアル ガイド 入門 手引き 書"
+))
+EXPLICIT, HINT = 1.0, 0.5
+
+
+def name_terms(title: str, filename: str = "") -> set[str]:
+    """Return the terms of a book's title and file name that could name it."""
+    stem = PurePath(filename).stem.replace("_", " ").replace("-", " ") if filename else ""
+    return {t for t in analysis.terms(f"{title} {stem}") if t not in GENERIC and len(t) > 1}
+
+
+def named(question: str, refs: list[str], books: dict[int, set[str]]) -> dict[int, float]:
+    """Return book id → how strongly the question names it (0–1), for the books named.
+
+    books: id → name terms (``name_terms``); refs: the question's explicit
+    references as written (``query.book_refs``).
+    """
+    spread = {}
+    for terms in books.values():
+        for term in terms:
+            spread[term] = spread.get(term, 0) + 1
+    asked = set(analysis.terms(question))
+    out = {}
+    for pk, terms in books.items():
+        shared = [t for t in terms & asked]
+        if not shared:
+            continue
+        rarity = max(_rarity(spread[t], len(books)) for t in shared)
+        explicit = any(set(analysis.terms(ref)) & terms for ref in refs)
+        out[pk] = round((EXPLICIT if explicit else HINT) * rarity, 3)
+    return {pk: weight for pk, weight in out.items() if weight > 0}
+
+
+def _rarity(count: int, total: int) -> float:
+    """Return 1 for a word in one title, less for one in many (0 when in every title
+    of a shelf of several books)."""
+    if total <= 1:
+        return 1.0
+    return max(0.0, math.log(total / count) / math.log(total)) if count > 1 else 1.0
+
+
+def book_words(named_ids, books: dict[int, set[str]]) -> set[str]:
+    """Return the title terms of the named books: they pick the book, not the section."""
+    return set().union(*(books[pk] for pk in named_ids)) if named_ids else set()

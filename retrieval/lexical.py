@@ -1,0 +1,178 @@
+"""The shelf's word index: every section of every book, ranked by BM25 (tantivy).
+
+One tantivy index in ``<data dir>/retrieval/words/`` holds a document per
+section: its book and key, and three fields of analysed terms
+(``retrieval.analysis``): the heading's title, the titles above it (the
+path), and the section's own text. A question's terms are looked for in all
+three, the title counting most, so "Trim marks" is found by its heading and
+"crop marks" by its text. The index is shelf-wide: a question costs the same
+whether the shelf holds ten books or ten thousand, and one book's sections are
+replaced in one commit when its index is rebuilt (or removed with the book).
+
+Writers take a file lock (tantivy allows one writer per index; the embed
+stages of several workers take turns); readers see a commit at their next
+search.
+"""
+
+import fcntl
+import threading
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import tantivy
+
+from books.storage import data_dir
+
+FIELDS = {"title": 2.0, "path": 0.6, "body": 1.0}
+"""Each field's weight: a word in the heading says more than one in the text."""
+TOKENIZER = "terms"  # the terms arrive analysed, separated by spaces
+WRITER_HEAP = 50_000_000
+_open: dict[str, "WordIndex"] = {}
+_lock = threading.Lock()
+
+
+@dataclass(frozen=True)
+class Hit:
+    book_id: int
+    key: int
+    score: float
+
+
+def _schema():
+    builder = tantivy.SchemaBuilder()
+    builder.add_unsigned_field("book", stored=True, indexed=True, fast=True)
+    builder.add_unsigned_field("key", stored=True, fast=True)
+    for name in FIELDS:
+        builder.add_text_field(name, tokenizer_name=TOKENIZER, index_option="freq")
+    return builder.build()
+
+
+class WordIndex:
+    """A tantivy index: the data directory's (folder), or one in memory (folder None)."""
+
+    def __init__(self, folder: Path | None):
+        self.folder = folder
+        self.schema = _schema()
+        if folder is None:
+            self.index = tantivy.Index(self.schema)
+        else:
+            folder.mkdir(parents=True, exist_ok=True)
+            self.index = tantivy.Index(self.schema, path=str(folder), reuse=True)
+        self.index.register_tokenizer(TOKENIZER, tantivy.TextAnalyzerBuilder(
+            tantivy.Tokenizer.whitespace()).build())
+        self._seen = None
+        self._books = None
+
+    def replace(self, book_id: int, sections) -> None:
+        """Put book_id's sections in place of its old ones, in one commit.
+
+        sections: (key, title terms, path terms, body terms) for each section.
+        """
+        with self._writer() as writer:
+            writer.delete_documents_by_term("book", book_id)
+            for key, *fields in sections:
+                document = tantivy.Document()
+                document.add_unsigned("book", book_id)
+                document.add_unsigned("key", key)
+                for name, words in zip(FIELDS, fields):
+                    document.add_text(name, _joined(words))
+                writer.add_document(document)
+
+    def remove(self, book_id: int) -> None:
+        with self._writer() as writer:
+            writer.delete_documents_by_term("book", book_id)
+
+    def search(self, terms: list[str], book_ids=None, limit: int = 200) -> list[Hit]:
+        """Return the best sections for terms, best first (book_ids: only those books)."""
+        clauses = [
+            (tantivy.Occur.Should, tantivy.Query.boost_query(
+                tantivy.Query.term_query(self.schema, name, term), weight))
+            for term in dict.fromkeys(terms) for name, weight in FIELDS.items()
+        ]
+        if not clauses or (book_ids is not None and not book_ids):
+            return []
+        query = tantivy.Query.boolean_query(clauses)
+        if book_ids is not None:
+            only = tantivy.Query.const_score_query(
+                tantivy.Query.term_set_query(self.schema, "book", sorted(book_ids)), 0.0)
+            query = tantivy.Query.boolean_query(
+                [(tantivy.Occur.Must, query), (tantivy.Occur.Must, only)])
+        searcher = self._searcher()
+        hits = searcher.search(query, limit, count=False).hits
+        addresses = [address for _, address in hits]
+        books = searcher.fast_field_values("book", addresses)
+        keys = searcher.fast_field_values("key", addresses)
+        return [Hit(book, key, score) for (score, _), book, key in zip(hits, books, keys)]
+
+    def book_ids(self) -> frozenset[int]:
+        """Return the books that have sections in the index (read again after a commit)."""
+        searcher = self._searcher()
+        if self._books is None or self._books[0] != self._seen:
+            found = searcher.aggregate(tantivy.Query.all_query(),
+                                       {"books": {"terms": {"field": "book", "size": 1 << 24}}})
+            books = frozenset(int(bucket["key"]) for bucket in found["books"]["buckets"])
+            self._books = (self._seen, books)
+        return self._books[1]
+
+    def size(self) -> int:
+        """Return how many sections the index holds."""
+        return self._searcher().num_docs
+
+    def doc_freq(self, term: str) -> int:
+        """Return how many sections hold term in their text."""
+        return self._searcher().doc_freq("body", term)
+
+    def _searcher(self):
+        stamp = _stamp(self.folder) if self.folder else self._seen
+        if stamp != self._seen:
+            self.index.reload()
+            self._seen = stamp
+        return self.index.searcher()
+
+    @contextmanager
+    def _writer(self):
+        if self.folder is None:
+            with self._committed() as writer:
+                yield writer
+            self.index.reload()
+            return
+        with open(self.folder / "writer.lock", "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            try:
+                with self._committed() as writer:
+                    yield writer
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)
+
+    @contextmanager
+    def _committed(self):
+        writer = self.index.writer(heap_size=WRITER_HEAP, num_threads=1)
+        try:
+            yield writer
+        except BaseException:
+            writer.rollback()
+            raise
+        writer.commit()
+        writer.wait_merging_threads()
+
+
+def _joined(words) -> str:
+    return " ".join(word.replace(" ", "_") for word in words)
+
+
+def _stamp(folder: Path):
+    try:
+        return (folder / "meta.json").stat().st_mtime_ns
+    except OSError:
+        return None
+
+
+def get() -> WordIndex:
+    """Return this data directory's word index, opened once per process."""
+    folder = data_dir() / "retrieval" / "words"
+    with _lock:
+        index = _open.get(str(folder))
+        if index is None:
+            index = _open[str(folder)] = WordIndex(folder)
+        return index

@@ -1,0 +1,135 @@
+"""The sentence of a section that answers a question, where it stands, and the words to mark.
+
+The passage of the section nearest the question in meaning (its vectors are
+already scored) is where the answer most likely is; within it, and among the
+section's sentences that hold the question's rarest words, the sentence with
+the most of them is quoted. The quote is the page's own text, never
+rewritten, and its physical page comes with it.
+"""
+
+import math
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from books.text import for_search
+from retrieval import analysis, embeddings, lexical
+from retrieval.chunks import passages
+
+QUOTE_CHARS = 260
+LIKELY = 60  # sentences read closely at most
+EXCERPT_CHARS = 300
+_SENTENCE = re.compile(r"[^.!?。！？]*(?:[.!?。！？]+|$)")
+
+
+@dataclass(frozen=True)
+class Quote:
+    text: str
+    page: int
+    start: int
+    """Where the quote starts in the section's text."""
+
+
+def quote(chunk, index, question) -> Quote | None:
+    """Return the sentence of chunk that best answers question, or None for an empty one."""
+    sentences = _sentences(chunk.text, _heading_end(chunk))
+    if not sentences:
+        return None
+    near = _nearest_passage(chunk, index, question)
+    weights = _weights(question.terms)
+    best, best_score = None, -1.0
+    for start, sentence in _likely(sentences, near, weights):
+        found = set(analysis.terms(sentence)) & weights.keys()
+        score = sum(weights[t] for t in found)
+        if near and near[0] <= start < near[1]:
+            score += 0.5 * (max(weights.values(), default=1.0) or 1.0)
+        if len(sentence) < 12:
+            score -= 1.0
+        if score > best_score:
+            best, best_score = (start, sentence), score
+    start, sentence = best
+    return Quote(_shortened(sentence), chunk.page_at(start), start)
+
+
+def excerpt(chunk, found: Quote | None, width: int = EXCERPT_CHARS) -> str:
+    """Return about width characters of chunk's text around the quote."""
+    text = chunk.text
+    if len(text) <= width:
+        return text
+    start = max(0, (found.start if found else 0) - width // 6)
+    if start:
+        space = text.rfind(" ", 0, start)
+        start = space + 1 if space > start - 40 else start
+    end = min(len(text), start + width)
+    return ("…" if start else "") + text[start:end].strip() + ("…" if end < len(text) else "")
+
+
+def marks(text: str, terms: list[str]) -> list[str]:
+    """Return the words of text to highlight: those whose terms the question asked for."""
+    wanted = set(terms)
+    found = [text[t.start:t.end] for t in analysis.tokens(text) if t.term in wanted]
+    return list(dict.fromkeys(word for word in found if word.strip()))
+
+
+def _likely(sentences, near, weights):
+    """Return the sentences worth reading closely: around the nearest passage, and those that
+    hold a question term's first letters (a cheap test; the analysis decides)."""
+    stems = [term[:4].casefold() for term in weights if len(term) >= 2]
+    out = []
+    for start, sentence in sentences:
+        around = near and near[0] - 400 <= start <= near[1] + 200
+        folded = sentence.casefold()
+        if around or any(stem in folded for stem in stems):
+            out.append((start, sentence))
+    return out[:LIKELY] or sentences[:LIKELY]
+
+
+def _heading_end(chunk) -> int:
+    """Return where the section's text begins after its heading line (0 when it does not
+    open with it): a Japanese heading runs straight into its first sentence."""
+    title = for_search(chunk.title)
+    return len(title) if title and chunk.text.startswith(title) else 0
+
+
+def _sentences(text: str, start: int = 0) -> list[tuple[int, str]]:
+    out = []
+    for match in _SENTENCE.finditer(text, start):
+        sentence = match.group().strip()
+        if sentence:
+            out.append((match.start() + len(match.group()) - len(match.group().lstrip()), sentence))
+    return out
+
+
+def _weights(terms) -> dict[str, float]:
+    words = lexical.get()
+    total = max(1, words.size())
+    return {t: math.log(1 + total / (1 + words.doc_freq(t))) for t in dict.fromkeys(terms)}
+
+
+def _nearest_passage(chunk, index, question) -> tuple[int, int] | None:
+    """Return the span of chunk's text covered by its passage nearest the question."""
+    for role in (embeddings.ENGLISH, embeddings.MULTILINGUAL):
+        vector, stored = question.vectors.get(role), index.rows.get(role)
+        if vector is None or stored is None:
+            continue
+        rows, keys = stored
+        mine = np.flatnonzero(np.asarray(keys) == chunk.key)
+        if not len(mine) or rows.shape[1] != vector.shape[0]:
+            continue
+        encoder = next(e for e in embeddings.encoders() if e.role == role)
+        texts = [t for t in passages(chunk) if encoder.applies(t)]
+        cosines = np.asarray(rows[mine], dtype=np.float32) @ vector
+        order = [i for i in np.argsort(-cosines) if i > 0 or len(texts) == 1]  # 0: breadcrumb
+        if order and order[0] < len(texts):
+            found = chunk.text.find(texts[order[0]][:60])
+            if found >= 0:
+                return found, found + len(texts[order[0]])
+    return None
+
+
+def _shortened(sentence: str) -> str:
+    if len(sentence) <= QUOTE_CHARS:
+        return sentence
+    cut = sentence.rfind(" ", 0, QUOTE_CHARS)
+    return sentence[:cut if cut > QUOTE_CHARS // 2 else QUOTE_CHARS].rstrip() + "…"

@@ -1,0 +1,140 @@
+"""Which book to read first: the one whose body holds most of the answer.
+
+Every candidate section carries its probability of holding the answer
+(``retrieval.rank``); a book's coverage is the sum over its body sections
+(bibliographies, licences and change logs do not count). A chapter that is
+about the topic gathers many sections and so beats a passing mention; the
+reason names that chapter when it holds most of the book's share. Books are
+recommended when the question asks which book, or when two or more books
+cover the topic well enough to choose between.
+"""
+
+import math
+from collections import defaultdict
+
+from retrieval import units
+from retrieval.results import Recommendation
+
+MAX_BOOKS = 5
+SECOND_BOOK = 0.25
+"""Unasked, a second book is worth naming when it covers this share of the first's."""
+ASKED_SECOND = 0.05
+"""Asked which book, any book with this share of the first's coverage is an alternative,
+and so is one whose best section holds the question's words ASKED_WORDS as well."""
+ASKED_WORDS = 0.25
+CHAPTER_SHARE = 0.5
+CHAPTER_BONUS = 2.0
+PROFILE_WEIGHT = 1.0
+PROFILE_TEMPERATURE = 0.05
+"""Asked which book, what each book is about (its profile: title, title page, chapters)
+counts beside its coverage: the book about slides is the one to read on slides, whichever
+book happens to mention them most."""
+
+
+def coverage(scored, shelf) -> dict[int, float]:
+    """Return book id → the share of the answer its body sections hold."""
+    mass = defaultdict(float)
+    for s in scored:
+        if not shelf.chunk(s.book_id, s.key).back_matter:
+            mass[s.book_id] += s.score
+    return dict(mass)
+
+
+def books(scored, shelf, place_of, japanese: bool, asked: bool,
+          question_vector=None) -> list[Recommendation]:
+    """Return the books to read, best first ([] when only one covers it and none was asked).
+
+    place_of(book id, key, unit) makes the Result that shows a book's place;
+    question_vector: the question's multilingual vector, to read the books' profiles.
+    """
+    mass = coverage(scored, shelf)
+    units_of = {b: _unit([s for s in scored if s.book_id == b], shelf, b) for b in mass}
+    if asked:
+        # A book with a whole chapter on it beats one that mentions it here and there.
+        mass = {b: m * (CHAPTER_BONUS if units_of[b][0] == "chapter" else 1.0)
+                for b, m in mass.items()}
+        if question_vector is not None:
+            mass = _with_profiles(mass, shelf, question_vector)
+    ranked = sorted(mass, key=mass.get, reverse=True)
+    if not ranked:
+        return []
+    top = mass[ranked[0]]
+    share = ASKED_SECOND if asked else SECOND_BOOK
+    words = {}
+    for s in scored:
+        words[s.book_id] = max(words.get(s.book_id, 0.0), s.words)
+    chosen = [b for b in ranked if mass[b] >= share * top
+              or (asked and words.get(b, 0) >= ASKED_WORDS * words.get(ranked[0], 0) > 0)]
+    chosen = chosen[:MAX_BOOKS]
+    if len(chosen) < 2 and not asked:
+        return []
+    out = []
+    for book_id in chosen:
+        mine = [s for s in scored if s.book_id == book_id]
+        unit, key = units_of[book_id]
+        where = place_of(book_id, key, unit if unit == "chapter" else None)
+        index = shelf.index(book_id)
+        pages = _pages([index.chunks[s.key] for s in mine[:12]])
+        book = shelf.books[book_id]
+        out.append(Recommendation(
+            book_id=book_id, book_title=book.title, score=round(mass[book_id], 4),
+            sections=len([s for s in mine if s.score >= 0.05 * mine[0].score]),
+            pages=where.page_end - where.page_start + 1 if unit == "chapter" else pages,
+            unit=unit, reason=reason(book.title, unit, where, japanese, book.page_count),
+            where=where, book_pages=book.page_count,
+        ))
+    return out
+
+
+def _with_profiles(mass, shelf, vector) -> dict[int, float]:
+    """Return mass plus each book's share of a softmax over its profile's cosine."""
+    profiles = {b: shelf.index(b).profile for b in mass}
+    known = {b: float(p @ vector) for b, p in profiles.items()
+             if p is not None and p.shape == vector.shape}
+    if not known:
+        return mass
+    top = max(known.values())
+    weights = {b: math.exp((c - top) / PROFILE_TEMPERATURE) for b, c in known.items()}
+    total = sum(weights.values())
+    return {b: m + PROFILE_WEIGHT * weights.get(b, 0.0) / total for b, m in mass.items()}
+
+
+def _unit(mine, shelf, book_id) -> tuple[str, int]:
+    """Return how much of the book is about the topic and the section that shows it."""
+    chunks = shelf.index(book_id).chunks
+    graph = units.tree(chunks)
+    total = sum(s.score for s in mine) or 1
+    by_chapter = defaultdict(float)
+    for s in mine:
+        chapter = units.containing(chunks, graph, s.key)
+        if chapter is not None:
+            by_chapter[chapter] += s.score
+    if by_chapter:
+        chapter = max(by_chapter, key=by_chapter.get)
+        inside = [s for s in mine if s.key in units.subtree(graph, chapter)]
+        if by_chapter[chapter] >= CHAPTER_SHARE * total and len(inside) >= 3:
+            return "chapter", chapter
+    best = mine[0]
+    return ("section" if chunks[best.key].heading_id else "mentions"), best.key
+
+
+def _pages(chunks) -> int:
+    pages = set()
+    for chunk in chunks:
+        pages.update(range(chunk.page_start, chunk.page_end + 1))
+    return len(pages)
+
+
+def reason(title: str, unit: str, where, japanese: bool, book_pages=None) -> str:
+    """Return why to read this book, in the question's language."""
+    place = " > ".join(where.breadcrumb)
+    printed = where.printed_start
+    if japanese:
+        how = {"chapter": "章を通して扱っています", "section": "節で扱っています",
+               "mentions": "本文で触れています"}[unit]
+        page = f"{printed}ページ" if printed else f"PDFの{where.page_start}ページ目"
+        return f"『{title}』は{how}（{place}、{page}から）。"
+    how = {"chapter": "covers this in a whole chapter", "section": "has a section on it",
+           "mentions": "mentions it"}[unit]
+    page = f"p. {printed}" if printed else f"page {where.page_start} of the PDF"
+    return f"{title} {how}: {place}, from {page}."

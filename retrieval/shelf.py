@@ -1,0 +1,80 @@
+"""The books one question may search, their indexes loaded only as the question needs them."""
+
+import numpy as np
+
+from retrieval import lexical, store
+
+NARROW_BOOKS = 50
+"""Up to this many books, a narrowed search reads their vectors itself instead of the
+shelf index (exact, and no over-fetching)."""
+
+
+class Shelf:
+    """books: id → Book, the books the question may search; everything else is loaded lazily."""
+
+    def __init__(self, books: dict, narrowed: bool = False):
+        self.books = books
+        self.book_ids = sorted(books)
+        self.narrowed = narrowed
+        self._indexes = {}
+
+    def index(self, book_id: int) -> store.BookIndex:
+        if book_id not in self._indexes:
+            self._indexes[book_id] = store.get(self.books[book_id])
+        return self._indexes[book_id]
+
+    def chunk(self, book_id: int, key: int):
+        return self.index(book_id).chunks[key]
+
+    def words(self, terms, book_ids, limit) -> list[lexical.Hit]:
+        """Return the best sections of book_ids by words, best first."""
+        if not terms:
+            return []
+        only = None if (not self.narrowed and len(book_ids) == len(self.book_ids)) else book_ids
+        hits = lexical.get().search(terms, only, limit)
+        for book_id in self._live(book_ids):
+            hits.extend(self.index(book_id).words.search(terms, None, limit))
+        return sorted(hits, key=lambda hit: -hit.score)[:limit]
+
+    def nearest(self, role, vector, k, book_ids) -> list[tuple[int, int]]:
+        """Return (book id, key) of the sections holding the k passages nearest vector."""
+        wanted = set(book_ids)
+        if self.narrowed and len(wanted) <= NARROW_BOOKS:
+            return self._nearest_in(role, vector, k, book_ids)
+        shelf = store.shelf_vectors(role)
+        found = []
+        for book_id, row, _ in shelf.search(vector, k if not self.narrowed else 8 * k):
+            if book_id in wanted:
+                keys = self._keys(book_id, role)
+                if keys is not None and row < len(keys):
+                    found.append((book_id, int(keys[row])))
+        return list(dict.fromkeys(found))
+
+    def cosines(self, role, vector, pairs) -> np.ndarray:
+        """Return the best cosine of each (book id, key) over its passages for one model."""
+        out = np.zeros(len(pairs), dtype=np.float32)
+        by_book = {}
+        for i, (book_id, key) in enumerate(pairs):
+            by_book.setdefault(book_id, []).append((i, key))
+        for book_id, items in by_book.items():
+            scores = self.index(book_id).cosines(role, vector, [key for _, key in items])
+            out[[i for i, _ in items]] = scores
+        return out
+
+    def _nearest_in(self, role, vector, k, book_ids):
+        scored = []
+        for book_id in book_ids:
+            scores = self.index(book_id).vector_scores(role, vector)
+            best = np.argsort(-scores)[:k]
+            scored.extend((float(scores[key]), book_id, int(key)) for key in best if scores[key] > 0)
+        scored.sort(reverse=True)
+        return [(book_id, key) for _, book_id, key in scored[:k]]
+
+    def _keys(self, book_id, role):
+        stored = self.index(book_id).rows.get(role)
+        return None if stored is None else stored[1]
+
+    def _live(self, book_ids):
+        """Return the books among book_ids not in the shelf's word index yet."""
+        indexed = lexical.get().book_ids()
+        return [b for b in book_ids if b not in indexed and self.index(b).words is not None]

@@ -1,0 +1,205 @@
+"""Passage vectors: each book's on disk, and one index per model over the whole shelf (faiss).
+
+A book's vectors for one model live in ``<book dir>/<role>.npy`` (float16, one
+row per passage, the passages of a section side by side) with
+``<role>.keys.npy`` (the section key of each row): they are the record, mapped
+into memory and read only as far as a question needs. The shelf index
+``<data dir>/retrieval/shelf/<role>.faiss`` is made from them and holds every
+book's rows under ids ``book id << 24 | row``, so the nearest passages of the
+whole shelf are found in one search; exact cosines then come from the books'
+own files.
+
+Up to ``EXACT_LIMIT`` rows the shelf index is exact (flat inner product);
+beyond it, an IVF index with product-quantised codes (``PQ_BYTES`` a row),
+trained on a sample of the books' own vectors, keeps memory and search time
+bounded; it is trained again once the shelf has grown ``RETRAIN_GROWTH`` times
+past its sample. Writers take a file lock; readers reload when the file changes.
+"""
+
+import fcntl
+import json
+import os
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+
+import faiss
+import numpy as np
+
+from books.storage import data_dir
+
+ROW_BITS = 24
+EXACT_LIMIT = 200_000
+PQ_BYTES = 64
+RETRAIN_GROWTH = 8
+TRAIN_ROWS = 100_000
+_open: dict[str, "ShelfVectors"] = {}
+_lock = threading.Lock()
+
+
+def book_files(folder: Path, role: str) -> tuple[Path, Path]:
+    return folder / f"{role}.npy", folder / f"{role}.keys.npy"
+
+
+def write_book(folder: Path, role: str, vectors: np.ndarray, keys) -> None:
+    """Store one model's passage vectors of a book (as float16) and their section keys."""
+    rows, owners = book_files(folder, role)
+    arrays = ((rows, np.asarray(vectors, dtype=np.float16)), (owners, np.asarray(keys, np.int32)))
+    for path, array in arrays:
+        with open(path.with_name(path.name + ".tmp"), "wb") as handle:
+            np.save(handle, array)
+        os.replace(path.with_name(path.name + ".tmp"), path)
+
+
+def read_book(folder: Path, role: str) -> tuple[np.ndarray, np.ndarray] | None:
+    """Return a book's vectors (memory-mapped float16) and section keys for one model."""
+    rows, owners = book_files(folder, role)
+    try:
+        return np.load(rows, mmap_mode="r"), np.load(owners)
+    except (OSError, ValueError):
+        return None
+
+
+class ShelfVectors:
+    """The shelf index of one model; book_rows(book id) gives a book's float32 rows."""
+
+    def __init__(self, folder: Path, role: str, book_rows):
+        folder.mkdir(parents=True, exist_ok=True)
+        self.path = folder / f"{role}.faiss"
+        self.meta = folder / f"{role}.json"
+        self.book_rows = book_rows
+        self._index, self._stamp = None, None
+        self._mutex = threading.Lock()
+
+    def replace(self, book_id: int, vectors: np.ndarray) -> None:
+        """Put book_id's rows (one per passage) in place of its old ones."""
+        with self._locked():
+            index, meta = self._read()
+            if index is not None and index.ntotal:
+                _drop(index, book_id)
+            total = (index.ntotal if index is not None else 0) + len(vectors)
+            if len(vectors) and (index is None or index.d != vectors.shape[1]
+                                 or _outgrown(index, meta, total)):
+                index, meta = self._remade(index, vectors.shape[1], book_id, total)
+            if len(vectors):
+                index.add_with_ids(_floats(vectors), _ids(book_id, len(vectors)))
+            if index is not None:
+                self._write(index, meta)
+
+    def remove(self, book_id: int) -> None:
+        with self._locked():
+            index, meta = self._read()
+            if index is not None and index.ntotal:
+                _drop(index, book_id)
+                self._write(index, meta)
+
+    def search(self, vector: np.ndarray, k: int) -> list[tuple[int, int, float]]:
+        """Return (book id, row, cosine) of the k nearest rows, nearest first (approximate
+        cosines once the index is compressed)."""
+        index = self._current()
+        if index is None or not index.ntotal or vector is None or vector.shape[-1] != index.d:
+            return []
+        scores, ids = index.search(_floats(vector.reshape(1, -1)), min(k, index.ntotal))
+        mask = (1 << ROW_BITS) - 1
+        return [(int(i) >> ROW_BITS, int(i) & mask, float(s))
+                for s, i in zip(scores[0], ids[0]) if i >= 0]
+
+    def _current(self):
+        stamp = _stamp(self.path)
+        with self._mutex:
+            if stamp != self._stamp:
+                self._index = faiss.read_index(str(self.path)) if stamp else None
+                self._stamp = stamp
+            return self._index
+
+    def _read(self):
+        if not self.path.exists():
+            return None, {}
+        meta = json.loads(self.meta.read_text()) if self.meta.exists() else {}
+        return faiss.read_index(str(self.path)), meta
+
+    def _write(self, index, meta) -> None:
+        temporary = self.path.with_name(self.path.name + ".tmp")
+        faiss.write_index(index, str(temporary))
+        self.meta.write_text(json.dumps(meta))
+        os.replace(temporary, self.path)
+
+    def _remade(self, old, dims: int, adding: int, total: int):
+        """Return a new index for total rows of width dims, holding the old one's books."""
+        books = sorted({int(i) >> ROW_BITS for i in _all_ids(old)} - {adding}) if old else []
+        if total <= EXACT_LIMIT:
+            index, meta = faiss.IndexIDMap2(faiss.IndexFlatIP(dims)), {"kind": "flat"}
+        else:
+            sample = self._sample(books, dims)
+            index, meta = _compressed(dims, sample), {"kind": "ivfpq", "trained_on": total}
+        for book_id in books:
+            rows = self.book_rows(book_id)
+            if rows is not None and len(rows) and rows.shape[1] == dims:
+                index.add_with_ids(_floats(rows), _ids(book_id, len(rows)))
+        return index, meta
+
+    def _sample(self, books, dims) -> np.ndarray:
+        parts = [rows for rows in map(self.book_rows, books)
+                 if rows is not None and len(rows) and rows.shape[1] == dims]
+        pool = np.concatenate(parts) if parts else np.zeros((0, dims), np.float32)
+        pick = np.random.default_rng(0).choice(len(pool), min(TRAIN_ROWS, len(pool)), False)
+        return pool[np.sort(pick)]
+
+    @contextmanager
+    def _locked(self):
+        with open(self.path.with_name(self.path.name + ".lock"), "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def _floats(array) -> np.ndarray:
+    return np.ascontiguousarray(array, dtype=np.float32)
+
+
+def _ids(book_id: int, count: int) -> np.ndarray:
+    return (np.int64(book_id) << ROW_BITS) + np.arange(count, dtype=np.int64)
+
+
+def _all_ids(index) -> np.ndarray:
+    return faiss.vector_to_array(index.id_map) if index is not None else np.zeros(0, np.int64)
+
+
+def _drop(index, book_id: int) -> None:
+    low = int(book_id) << ROW_BITS
+    index.remove_ids(faiss.IDSelectorRange(low, low + (1 << ROW_BITS)))
+
+
+def _outgrown(index, meta, total: int) -> bool:
+    if meta.get("kind", "flat") == "flat":
+        return total > EXACT_LIMIT
+    return total > RETRAIN_GROWTH * meta.get("trained_on", total)
+
+
+def _compressed(dims: int, sample: np.ndarray):
+    lists = int(min(4096, max(64, 4 * np.sqrt(max(len(sample), 1)))))
+    lists = min(lists, max(1, len(sample) // 39))  # faiss wants ~39 training rows a list
+    inner = faiss.IndexIVFPQ(faiss.IndexFlatIP(dims), dims, lists, PQ_BYTES, 8,
+                             faiss.METRIC_INNER_PRODUCT)
+    inner.train(_floats(sample))
+    inner.nprobe = min(32, lists)
+    return faiss.IndexIDMap2(inner)
+
+
+def _stamp(path: Path):
+    try:
+        return path.stat().st_mtime_ns
+    except OSError:
+        return None
+
+
+def shelf(role: str, book_rows) -> ShelfVectors:
+    """Return this data directory's shelf index for one model, opened once per process."""
+    folder = data_dir() / "retrieval" / "shelf"
+    key = f"{folder}:{role}"
+    with _lock:
+        if key not in _open:
+            _open[key] = ShelfVectors(folder, role, book_rows)
+        return _open[key]

@@ -1,0 +1,102 @@
+"""How questions and sections are read: words, the books a question names, the units asked for."""
+
+import pytest
+
+from retrieval import analysis, books, query
+
+
+@pytest.mark.parametrize("text,expected", [
+    # particles, light verbs and the words that frame a question go; base forms stay
+    ("LuaTeX-jaで縦書きにするには？", ["luatex-ja", "luatex", "ja", "縦書き"]),
+    ("もう面倒を見られなくなったパッケージを手放したい。", ["面倒", "パッケージ", "手放す"]),
+    ("How do I change the line width of a plot?", ["chang", "line", "width", "plot"]),
+    ("Which book should I read first about typesetting poems?", ["typeset", "poem"]),
+    # compounds written with inner punctuation are terms of their own, and so are the
+    # characters technical books are asked about
+    ("make my slides 16:9", ["make", "slide", "16:9", "16"]),
+    ("% や $ をそのまま出力", ["%", "$", "そのまま", "出力"]),
+])
+def test_questions_keep_the_words_that_say_what_they_are_about(text, expected):
+    assert analysis.question_terms(text) == expected
+
+
+@pytest.mark.parametrize("a,b", [
+    ("コンピュータ", "コンピューター"),  # long vowel
+    ("行なう", "行う"),  # okurigana
+    ("メンテナー", "メンテナ"),  # katakana stem, as Lucene's
+    ("ﾊﾟｯｹｰｼﾞ", "パッケージ"),  # half-width
+    ("Uncovering", "uncovered"),
+    ("tables", "table"),
+])
+def test_spelling_variants_meet(a, b):
+    assert analysis.terms(a) == analysis.terms(b)
+
+
+def test_a_compound_also_yields_its_short_units():
+    assert {"開発者", "開発"} <= set(analysis.terms("開発者リファレンス"))
+
+
+def test_tokens_point_at_the_words_in_the_text():
+    text = "Uncovering a Table Rowwise"
+    words = [text[t.start:t.end] for t in analysis.tokens(text)]
+    assert words == ["Uncovering", "Table", "Rowwise"]
+
+
+def test_the_particle_to_is_told_from_a_to_inside_a_word():
+    text = "遅延アップロードの仕組みと、キューを使うときの作法"
+    assert analysis.particle_offsets(text, "と") == [text.index("と、")]
+
+
+SHELF = {
+    1: books.name_terms("The beamer class", "beamer.pdf"),
+    2: books.name_terms("The memoir class", "memman.pdf"),
+    3: books.name_terms("The Debian GNU/Linux FAQ", "faq.pdf"),
+    4: books.name_terms("Debian Developer's Reference", "devref-ja.pdf"),
+    5: books.name_terms("Debian 新メンテナーガイド", "maint-ja.pdf"),
+}
+
+
+@pytest.mark.parametrize("question,expected", [
+    ("How do I make my beamer slides widescreen?", {1: 0.5}),
+    ("In the memoir manual, where are epigraphs?", {2: 1.0}),
+    ("Where does the Debian FAQ explain bug reports?", {3: 1.0, 4: 0.317, 5: 0.317}),
+    ("新メンテナーガイドの、パッケージのビルドの章", {5: 0.5}),
+    ("Which book is best about poems?", {}),  # "book" names no book
+    ("How do I write a class file?", {}),  # nor does a word of every title
+])
+def test_books_are_named_by_the_words_that_tell_them_apart(question, expected):
+    plan = query.plan(question)
+    assert books.named(question, plan.refs, SHELF) == expected
+
+
+@pytest.mark.parametrize("question,kind,unit", [
+    ("Clip the whole chapter of the memoir manual about tables.", query.RANGE, query.CHAPTER),
+    ("I need the whole appendix on building Octave from source.", query.RANGE, query.APPENDIX),
+    ("Clip the entire part of the beamer guide about themes.", query.RANGE, query.PART),
+    ("メンテナが使うツールを紹介している章を丸ごと切り抜いて。", query.RANGE, query.CHAPTER),
+    ("アーカイブの構成を説明している章は、何ページから何ページまで？", query.RANGE, query.CHAPTER),
+    ("What does chapter 4 cover?", query.AGGREGATE, None),
+    ("How do I tie a bowline?", query.LOOKUP, None),
+])
+def test_a_whole_unit_on_a_topic_is_a_range(question, kind, unit):
+    plan = query.plan(question)
+    assert (plan.type, plan.unit) == (kind, unit)
+
+
+@pytest.mark.parametrize("question,parts", [
+    ("In the Octave manual, where is try/catch defined, and where is it used to handle errors?",
+     ["In the Octave manual, where is try/catch defined", "where is it used to handle errors?"]),
+    ("遅延アップロードの仕組みと、NMU で DELAYED キューを使うときの作法は、それぞれどこに書いてある？",
+     ["遅延アップロードの仕組み", "NMU で DELAYED キューを使うときの作法"]),
+    ("What is a jib? And how do I reef?", ["What is a jib?", "how do I reef?"]),
+])
+def test_several_things_asked_at_once_are_each_looked_up(question, parts):
+    plan = query.plan(question)
+    assert (plan.type, plan.parts) == (query.COMPARE, parts)
+
+
+def test_explicit_references_to_books_are_picked_out():
+    assert query.plan("Where do the Debian FAQ and the Octave manual each explain bugs?").refs == [
+        "Debian", "Octave"]
+    assert query.plan("『LaTeX 2ε への道』で、verbatim はどこ？").refs == ["LaTeX 2ε への道"]
+    assert query.plan("Where do the Debian FAQ and the Octave manual each explain bugs?").each
