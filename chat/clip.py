@@ -21,6 +21,7 @@ from pypdf.constants import PageLabelStyle
 from books.models import Heading
 from chat import safepdf
 from indexing.toc.numbers import roman_value
+from librarian.inputs import whole_number
 
 HIDDEN_STATUSES = (Heading.Status.UNRESOLVED, Heading.Status.ABSENT, Heading.Status.REJECTED)
 _UNSAFE_FILENAME = re.compile(r'[\x00-\x1f\x7f/\\:*?"<>|]+')
@@ -83,10 +84,10 @@ def parse_range(page_count: int, start, end, limit: int) -> tuple[int, int]:
 def _page_number(value, name: str) -> int:
     if value is None or value == "":
         raise ClipError("missing", f"Give the {name} page.")
-    try:
-        return int(str(value).strip())
-    except ValueError:
-        raise ClipError("not_a_number", f"The {name} page must be a whole number.") from None
+    number = value if isinstance(value, int) else whole_number(str(value))
+    if number is None:
+        raise ClipError("not_a_number", f"The {name} page must be a whole number.")
+    return number
 
 
 def label_ranges(labels: list[str], first_page: int) -> list[LabelRange]:

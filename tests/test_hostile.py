@@ -373,3 +373,22 @@ def test_the_real_server_refuses_oversized_bodies_as_they_arrive(served):
     answer, sent = post_raw(served, "Transfer-Encoding: chunked\r\n", endless)
     assert answer.startswith(b"HTTP/1.1 413 ")
     assert sent < 64 * 1024 * 1024  # cut off within the socket buffers, not at 5 GB
+
+
+def test_registering_a_known_file_again_gives_its_warnings_again(alice_client, tmp_path):
+    path = hostile.make_active_pdf(tmp_path / "active.pdf")
+    first = register_path(path)
+    again = register_path(path)
+    assert (again.created, again.book.pk) == (False, first.book.pk)
+    assert again.warnings == first.warnings and again.warnings
+    with open(path, "rb") as handle:
+        answer = alice_client.post("/api/books", {"file": handle}).json()
+    assert answer["created"] is False
+    assert "It contains JavaScript, which is never run here." in answer["warnings"]
+
+
+def test_text_that_no_database_takes_never_reaches_one(alice_client, tmp_path):
+    path = make_pdf(tmp_path / "t.pdf", ["page"])
+    with open(path, "rb") as handle:
+        answer = alice_client.post("/api/books", {"file": handle, "title": "Rope\x00 Manual\x00"})
+    assert answer.json()["book"]["title"] == "Rope Manual"
