@@ -18,6 +18,7 @@ class BasicAuth(HttpBasicAuth):
     """HTTP Basic with a Django account, for scripts (curl) that have no session."""
 
     def authenticate(self, request, username, password):
+        # Through django-axes: failures count, and a locked-out account gets its 429.
         user = authenticate(request, username=username, password=password)
         if user is not None and user.is_active:
             request.user = user
