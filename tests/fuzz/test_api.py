@@ -28,7 +28,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from librarian.api import api
-from tests.fuzz.conftest import PERSONAS, basic_auth, record
+from tests.fuzz.conftest import COUNTS, PERSONAS, basic_auth, record
 from tests.fuzz.strategies import make_nastier
 
 pytestmark = [pytest.mark.django_db, pytest.mark.fuzz]
@@ -87,7 +87,11 @@ def fuzz(operation, strategy, examples: int, persona: str) -> None:
         make_nastier(case, data)
         response = case.call(headers=headers)
         record(persona, "api", response.status_code)
-        case.validate_response(response, checks=CHECKS, headers=headers)
+        try:
+            case.validate_response(response, checks=CHECKS, headers=headers)
+        except BaseException:
+            COUNTS[persona]["failed checks (5xx or off the schema)"] += 1
+            raise
 
     run()
 
