@@ -26,7 +26,7 @@ from django.utils.deprecation import MiddlewareMixin
 
 from books.registration import megabytes
 from books.uploads import UPLOAD_SLACK
-from librarian.preauth import PREAUTH_LIMIT, has_credentials, signed_in
+from librarian.preauth import PREAUTH_LIMIT, has_credentials, header, signed_in
 
 CONTENT_SECURITY_POLICY = "; ".join([
     "default-src 'self'",
@@ -107,8 +107,9 @@ class BodyLimit:
 
 async def _signed_in(scope, declared: int | None) -> bool:
     """Return whether the sender is signed in, where a body may pass PREAUTH_LIMIT."""
-    if declared is not None and declared <= PREAUTH_LIMIT:
-        return True  # small enough for anyone: Django checks the sender as usual
+    chunked = b"chunked" in header(scope["headers"], b"transfer-encoding").encode().lower()
+    if (declared is not None and declared <= PREAUTH_LIMIT) or (declared is None and not chunked):
+        return True  # small enough for anyone (or no body at all): Django checks the sender
     if not has_credentials(scope["headers"]):
         return False
     client = (scope.get("client") or ("", 0))[0]

@@ -281,7 +281,8 @@ class AsgiCall:
                       "query_string": b"", "root_path": "", "scheme": "http", "http_version": "1.1",
                       "server": ("127.0.0.1", 8000), "client": ("127.0.0.1", 5000),
                       "headers": [(b"host", b"127.0.0.1"), (b"content-type", b"application/pdf")]
-                      + ([(b"content-length", str(length).encode())] if length is not None else [])
+                      + ([(b"content-length", str(length).encode())] if length is not None
+                         else [(b"transfer-encoding", b"chunked")])
                       + list(headers)}
         self.left, self.chunk, self.received, self.sent = chunks, chunk, 0, []
 
