@@ -36,11 +36,12 @@ class LimitedRequest(WebRequest):
     known = True  # whether the sender is known to be signed in (or needs not be)
     checking = False
     declared = None
+    path_seen = ""
     held: list = []
     finished_early = None
 
     def gotLength(self, length):
-        self.held, self.declared = [], length
+        self.held, self.declared, self.path_seen = [], length, self._path()
         if length is not None and length <= PREAUTH_LIMIT:
             self.limit = body_limit(self._path())  # small: anyone may send it, Django checks
         elif not has_credentials(self._headers()):
@@ -71,7 +72,7 @@ class LimitedRequest(WebRequest):
     def _checked(self, known: bool) -> None:
         self.checking, self.known = False, known
         if known:
-            self.limit = body_limit(self._path())
+            self.limit = body_limit(self.path_seen)  # the channel forgets it once the body is in
         if self.declared is not None and self.declared > self.limit:
             return self.refuse()
         self.channel.transport.resumeProducing()
@@ -101,7 +102,7 @@ class LimitedRequest(WebRequest):
 
     def refuse(self):
         self.refused = True
-        status, headers, body = refusal(self._path(), self.limit, self.known)
+        status, headers, body = refusal(self.path_seen or self._path(), self.limit, self.known)
         head = [f"HTTP/1.1 {status} {HTTPStatus(status).phrase}".encode()]
         head += [name + b": " + value for name, value in headers]
         self.channel.transport.write(b"\r\n".join(head) + b"\r\n\r\n" + body)
