@@ -3,8 +3,10 @@ processed safely — bounded memory, no worker lost, the books behind it still d
 
 import asyncio
 import base64
+import hashlib
 import json
 import os
+import random
 import socket
 import subprocess
 import sys
@@ -24,6 +26,7 @@ from indexing.models import StageRun
 from indexing.runner import run_pending
 from librarian.preauth import PREAUTH_LIMIT
 from tests import hostile
+from tests.multipart import form_data
 from tests.pdfs import make_encrypted_pdf, make_pdf
 
 pytestmark = pytest.mark.django_db
@@ -421,13 +424,19 @@ def endless():
     return (b"100000\r\n" + megabyte + b"\r\n" for _ in range(5000))  # 5 GB, chunked
 
 
-def noise_pdf(path: Path, size: int) -> Path:
-    """Write a one-page PDF of about size bytes: a picture of noise, which nothing compresses."""
+def noise_pdf(path: Path, size: int, seed: int = 16) -> Path:
+    """Write a one-page PDF of about size bytes: a picture of noise, which nothing compresses.
+
+    The noise is seeded, so every run sends the same bytes; its Subject holds
+    lines that look like multipart delimiters, as any binary file may.
+    """
     document = pymupdf.open()
     side = int((size / 3) ** 0.5)
-    pixmap = pymupdf.Pixmap(pymupdf.csRGB, side, side, os.urandom(side * side * 3), False)
+    noise = random.Random(seed).randbytes(side * side * 3)
+    pixmap = pymupdf.Pixmap(pymupdf.csRGB, side, side, noise, False)
     document.new_page(width=420, height=595).insert_image(pymupdf.Rect(0, 0, 420, 595),
                                                           pixmap=pixmap)
+    document.set_metadata({"subject": "--b\r\n--b--\r\n"})
     document.save(path)
     return path
 
@@ -459,9 +468,11 @@ def test_the_real_server_takes_uploads_from_librarians_up_to_the_limit(served, t
     answer, sent = post_raw(served, signed_in + "Transfer-Encoding: chunked\r\n", endless())
     assert answer.startswith(b"HTTP/1.1 413 ") and sent < 64 * 1024 * 1024
     pdf = noise_pdf(tmp_path / "big.pdf", 2_100_000).read_bytes()  # over 1 MB, under 3 MB
-    body = (b"--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"big.pdf\"\r\n"
-            b"Content-Type: application/pdf\r\n\r\n" + pdf + b"\r\n--b--\r\n")
-    answer, _ = post_raw(served, signed_in + "Content-Type: multipart/form-data; boundary=b\r\n"
-                         f"Content-Length: {len(body)}\r\nConnection: close\r\n", [body])
+    assert b"--b" in pdf  # what broke a form whose boundary was "b": the file arrives whole
+    content_type, body = form_data("big.pdf", pdf)
+    pieces = [body[start:start + 8192] for start in range(0, len(body), 8192)]
+    answer, _ = post_raw(served, signed_in + f"Content-Type: {content_type}\r\n"
+                         f"Content-Length: {len(body)}\r\nConnection: close\r\n", pieces)
     assert answer.startswith(b"HTTP/1.1 201 "), answer[:300]
-    assert b'"created": true' in answer or b'"created":true' in answer
+    book = json.loads(answer.partition(b"\r\n\r\n")[2])
+    assert book["created"] and book["book"]["sha256"] == hashlib.sha256(pdf).hexdigest()
