@@ -8,7 +8,9 @@ passes the limit. A body over ``PREAUTH_LIMIT`` is only read from someone
 signed in: without credentials it is refused from the headers (401 for the
 API, 403 for pages); with them, reading stops while a worker thread checks
 them (the database, a password hash: never in the reactor), then goes on
-under the upload limit or is refused.
+under the upload limit or is refused. The body goes to Django as it came:
+Twisted's own parse of form bodies into ``request.args``, which daphne never
+reads, would hold a whole upload in memory several times over, in the reactor.
 """
 
 from http import HTTPStatus
@@ -39,6 +41,10 @@ class LimitedRequest(WebRequest):
     path_seen = ""
     held: list = []
     finished_early = None
+    continue_later = False
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, parsePOSTFormSubmission=False, **kwargs)
 
     def gotLength(self, length):
         self.held, self.declared, self.path_seen = [], length, self._path()
@@ -53,6 +59,19 @@ class LimitedRequest(WebRequest):
             self.refuse()
         else:
             super().gotLength(length)
+        self._hold_back_continue()
+
+    def _hold_back_continue(self) -> None:
+        """Keep Twisted's "100 Continue" from inviting a body refused, or not yet allowed.
+
+        Twisted sends it right after the headers; after a refusal it would
+        follow the final answer. A body allowed once the check is done is
+        invited then.
+        """
+        expect = self.requestHeaders.getRawHeaders(b"Expect") or [b""]
+        if expect[0].lower() == b"100-continue" and (self.refused or self.checking):
+            self.requestHeaders.removeHeader(b"Expect")
+            self.continue_later = getattr(self.channel, "_version", b"") == b"HTTP/1.1"
 
     def _path(self) -> str:
         # Twisted keeps the request line's path on the channel until the body is in.
@@ -75,6 +94,8 @@ class LimitedRequest(WebRequest):
             self.limit = body_limit(self.path_seen)  # the channel forgets it once the body is in
         if self.declared is not None and self.declared > self.limit:
             return self.refuse()
+        if self.continue_later and not self.finished_early:
+            self.channel.transport.write(b"HTTP/1.1 100 Continue\r\n\r\n")
         self.channel.transport.resumeProducing()
         held, self.held = self.held, []
         for data in held:

@@ -15,6 +15,7 @@ from twisted.web.http import HTTPChannel
 
 from librarian import server
 from librarian.preauth import PREAUTH_LIMIT
+from tests.multipart import form_data
 
 SIGNED_IN = b"Authorization: Basic YWxpY2U6YWxpY2UtcGFzc3dvcmQ=\r\n"
 
@@ -51,8 +52,8 @@ def pieces(data: bytes, size: int = 4096) -> list[bytes]:
     return [data[start:start + size] for start in range(0, len(data), size)]
 
 
-def head(length: int, content_type: str = "application/pdf") -> bytes:
-    return (b"POST /api/books HTTP/1.1\r\nHost: 127.0.0.1\r\n" + SIGNED_IN
+def head(length: int, content_type: str = "application/pdf", extra: bytes = SIGNED_IN) -> bytes:
+    return (b"POST /api/books HTTP/1.1\r\nHost: 127.0.0.1\r\n" + extra
             + f"Content-Type: {content_type}\r\nContent-Length: {length}\r\n\r\n".encode())
 
 
@@ -101,3 +102,27 @@ def test_a_long_body_from_credentials_that_fail_is_refused_and_never_handed_on(c
     assert transport.value().startswith(b"HTTP/1.1 401 Unauthorized\r\n")
     assert transport.disconnecting and channel.handed == []
 
+
+def test_a_form_body_is_handed_on_unparsed(checks):
+    """Twisted would parse a multipart body into request.args, holding it in memory again."""
+    channel, _ = connect()
+    content_type, body = form_data("big.pdf", numbered_body(PREAUTH_LIMIT + 8))
+    for data in [head(len(body), content_type), *pieces(body)]:
+        channel.dataReceived(data)
+    checks[0].callback(True)
+    assert channel.handed == [(body, {})]
+
+
+def test_a_body_is_invited_with_100_continue_only_once_it_may_be_sent(checks):
+    expect = b"Expect: 100-continue\r\n"
+    stranger, refused = connect()
+    stranger.dataReceived(head(5_000_000_000, extra=expect))
+    assert refused.value().startswith(b"HTTP/1.1 401 ") and b" 100 " not in refused.value()
+    librarian, invited = connect()
+    librarian.dataReceived(head(2 * PREAUTH_LIMIT, extra=SIGNED_IN + expect))
+    assert invited.value() == b""  # not while the check runs
+    checks[0].callback(True)
+    assert invited.value() == b"HTTP/1.1 100 Continue\r\n\r\n"
+    small, at_once = connect()
+    small.dataReceived(head(1000, extra=expect))
+    assert at_once.value() == b"HTTP/1.1 100 Continue\r\n\r\n" and len(checks) == 1
