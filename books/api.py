@@ -15,6 +15,7 @@ from books.registration import RegistrationError
 from books.uploads import limited_api_upload
 from chat import clip
 from indexing.models import StageRun
+from librarian.inputs import CleanStr, Id
 
 router = Router(tags=["books"])
 
@@ -190,7 +191,7 @@ def clip_pages(request, book_id: int, start: int, end: int | None = None):
 
 
 @router.get("/search", response=list[HitOut])
-def search_pages(request, q: str, book: int | None = None, limit: int = 20):
+def search_pages(request, q: CleanStr, book: Id | None = None, limit: int = 20):
     hits = search.search(q, book_ids=[book] if book else None, limit=max(1, min(limit, 100)))
     titles = dict(Book.objects.filter(pk__in={hit.book_id for hit in hits}).values_list("pk", "title"))
     return [

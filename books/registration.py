@@ -20,6 +20,7 @@ from django.db import IntegrityError, transaction
 
 from books import storage
 from books.models import Book
+from librarian.inputs import clean_text
 
 logger = logging.getLogger(__name__)
 
@@ -177,6 +178,15 @@ def active_content(document) -> list[str]:
     return [ACTIVE_WARNINGS[kind] for kind in ACTIVE_KEYS if kind in found]
 
 
+def warnings_of(path: Path) -> tuple[str, ...]:
+    """Return the active-content warnings of the PDF at path (none if it cannot be read)."""
+    try:
+        with pymupdf.open(path, filetype="pdf") as document:
+            return tuple(active_content(document))
+    except Exception:  # registered once, so readable; a damaged copy has nothing to say
+        return ()
+
+
 def spool(chunks: Iterable[bytes], limits: Limits) -> tuple[Path, str, int]:
     """Write chunks to a temporary file beside the blob store; return (path, sha256, size).
 
@@ -212,8 +222,8 @@ def register(
     path, sha256, size = spool(chunks, limits)
     try:
         existing = Book.objects.filter(sha256=sha256).first()
-        if existing:
-            return Registration(existing, created=False)
+        if existing:  # the same file again: the same book, and the same warnings
+            return Registration(existing, created=False, warnings=warnings_of(path))
         facts = check_pdf(path, limits)
         registration = _create(path, sha256, size, facts, filename, title, user)
         return Registration(registration.book, registration.created, facts.warnings)
@@ -221,16 +231,20 @@ def register(
         path.unlink(missing_ok=True)
 
 
+def _first_text(*texts: str) -> str:
+    return next(text for text in (clean_text(t or "").strip() for t in texts) if text)
+
+
 def _create(path, sha256, size, facts, filename, title, user) -> Registration:
     from indexing.runner import create_runs
     from indexing.worker import nudge_on_commit
 
-    filename = Path(filename or "book.pdf").name[:255]
+    filename = clean_text(Path(filename or "book.pdf").name)[:255] or "book.pdf"
     new_blob = storage.store_blob(path, sha256)
     try:
         with transaction.atomic():
             book = Book.objects.create(
-                title=(title or facts.title or Path(filename).stem)[:500],
+                title=_first_text(title, facts.title, Path(filename).stem, "book")[:500],
                 sha256=sha256,
                 original_filename=filename,
                 size_bytes=size,

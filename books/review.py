@@ -14,6 +14,7 @@ from books.signals import headings_changed
 from indexing.toc.model import Entry
 from indexing.toc.recover import with_ends
 from indexing.toc.text import numbering
+from librarian.inputs import clean_text, whole_number
 
 Status = Heading.Status
 Action = HeadingDecision.Action
@@ -81,10 +82,9 @@ def snapshot(heading: Heading) -> dict:
 
 def check_page(book: Book, page) -> int:
     """Return page as a physical page number of book, or raise ReviewError."""
-    try:
-        number = int(page)
-    except (TypeError, ValueError):
-        raise ReviewError("Give the page as a number.", "bad_page") from None
+    number = page if isinstance(page, int) else whole_number(page)
+    if number is None:
+        raise ReviewError("Give the page as a number.", "bad_page")
     if not 1 <= number <= book.page_count:
         raise ReviewError(
             f"Page {number} is not in this book (it has pages 1–{book.page_count}).", "bad_page"
@@ -94,15 +94,14 @@ def check_page(book: Book, page) -> int:
 
 def check_edit(title, level) -> tuple[str, int]:
     """Return the cleaned (title, level), or raise ReviewError."""
-    title = " ".join(str(title or "").split())
+    title = " ".join(clean_text(str(title or "")).split())
     if not title:
         raise ReviewError("The title cannot be empty.", "bad_title")
     if len(title) > 1000:
         raise ReviewError("The title is longer than 1,000 characters.", "bad_title")
-    try:
-        level = int(level)
-    except (TypeError, ValueError):
-        raise ReviewError("Give the level as a number.", "bad_level") from None
+    level = level if isinstance(level, int) else whole_number(level)
+    if level is None:
+        raise ReviewError("Give the level as a number.", "bad_level")
     if not 1 <= level <= MAX_LEVEL:
         raise ReviewError(f"The level must be between 1 and {MAX_LEVEL}.", "bad_level")
     return title, level

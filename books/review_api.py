@@ -9,6 +9,7 @@ from books import review
 from books.api import ErrorOut, require_librarian
 from books.models import Heading
 from books.review_items import build_item, line_on
+from librarian.inputs import CleanStr, Id
 
 router = Router(tags=["review"])
 MAX_LIMIT = 500
@@ -72,7 +73,7 @@ class PlaceIn(Schema):
 
 
 class EditIn(Schema):
-    title: str
+    title: CleanStr
     level: int
 
 
@@ -96,7 +97,7 @@ def _decided(decision) -> dict:
 
 
 @router.get("/review", response=list[QueuedOut])
-def queue(request, book_id: int | None = None, limit: int = 100):
+def queue(request, book_id: Id | None = None, limit: int = 100):
     """List the headings waiting for review, by book, then severity, then reading order."""
     require_librarian(request)
     limit = max(1, min(limit, MAX_LIMIT))

@@ -18,6 +18,7 @@ from books.access import get_book, librarian_required
 from books.models import Heading, HeadingDecision
 from books.review_items import build_item, line_on, printed_line
 from books.tree import breadcrumb
+from librarian.inputs import whole_number
 
 TEMPLATE = "review/queue.html"
 QUEUE_SHOWN = 200
@@ -25,8 +26,7 @@ RECENT_DECISIONS = 12
 
 
 def _book_filter(request) -> int | None:
-    value = request.GET.get("book") or request.POST.get("book")
-    return int(value) if value and value.isdigit() else None
+    return whole_number(request.GET.get("book") or request.POST.get("book"), minimum=1)
 
 
 def _heading(pk) -> Heading:

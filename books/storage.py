@@ -43,7 +43,7 @@ def store_blob(source: Path, sha256: str) -> bool:
         source.unlink(missing_ok=True)
         return False
     target.parent.mkdir(parents=True, exist_ok=True)
-    os.chmod(source, 0o444)
+    os.chmod(source, 0o400)
     # os.replace is atomic within one filesystem; the spool lives beside the blobs.
     try:
         os.replace(source, target)

@@ -4,6 +4,8 @@ import re
 import unicodedata
 from collections import Counter
 
+from librarian.inputs import clean_text
+
 CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f"
 _CJK_BREAK = re.compile(rf"(?<=[{CJK}])\n(?=[{CJK}])")
 _HYPHEN_BREAK = re.compile(r"(?<=[a-z])-\n(?=[a-z])")
@@ -40,7 +42,7 @@ def for_search(text: str) -> str:
 
 def query_terms(query: str, limit: int = 10) -> list[str]:
     """Return the distinct search terms of a query, normalised like the indexed text."""
-    words = for_search(query.replace('"', " ")).split(" ")
+    words = for_search(clean_text(query).replace('"', " ")).split(" ")
     terms = []
     for word in words:
         word = word[:100]

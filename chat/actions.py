@@ -5,8 +5,7 @@ from django.shortcuts import get_object_or_404
 
 from books.models import Book
 from chat.models import TITLE_LENGTH, Conversation, Message
-
-MAX_QUESTION_CHARS = 2000
+from librarian.inputs import MAX_QUESTION_CHARS, clean_text, whole_number
 CONVERSATIONS_SHOWN = 50
 
 
@@ -32,17 +31,16 @@ def get_answer(user, pk: int) -> Message:
 
 def check_question(text: str, book_id: str | None) -> tuple[str, list[int]]:
     """Return the cleaned question and the books it is limited to, or raise AskError."""
-    question = " ".join((text or "").split())
+    question = " ".join(clean_text(text or "").split())
     if not question:
         raise AskError("Type a question first.")
     if len(question) > MAX_QUESTION_CHARS:
         raise AskError(f"Keep the question under {MAX_QUESTION_CHARS} characters.")
     if not book_id:
         return question, []
-    try:
-        book = Book.objects.only("pk").get(pk=int(book_id))
-    except (ValueError, Book.DoesNotExist):
-        raise AskError("That book is not on the shelf any more.") from None
+    book = Book.objects.only("pk").filter(pk=whole_number(book_id, minimum=1) or 0).first()
+    if book is None:
+        raise AskError("That book is not on the shelf any more.")
     return question, [book.pk]
 
 

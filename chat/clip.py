@@ -1,8 +1,9 @@
 """Clipped pages: a small PDF of exactly a page range of a book's original file.
 
-The clip keeps the original pages as they are (pypdf copies them, nothing is
-re-rendered), adds bookmarks for the book's sections from the top of the tree
-down to the clipped pages, and page labels so a viewer shows the printed page
+The clip keeps the original pages as they are (MuPDF copies them, nothing is
+re-rendered, and nothing that could run comes along: see ``chat.safepdf``),
+adds bookmarks for every section of the book that touches the clipped pages,
+nested as in the book, and page labels so a viewer shows the printed page
 numbers where they are known. A page whose printed number is unknown is
 labelled with its physical page in the original file ("pdf 14"), never with a
 guessed printed number.
@@ -15,15 +16,16 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.http import HttpResponse
 from django.utils.http import content_disposition_header
-from pypdf import PdfReader, PdfWriter
 from pypdf.constants import PageLabelStyle
-from pypdf.generic import ArrayObject, NameObject
 
 from books.models import Heading
+from chat import safepdf
 from indexing.toc.numbers import roman_value
+from librarian.inputs import whole_number
 
 HIDDEN_STATUSES = (Heading.Status.UNRESOLVED, Heading.Status.ABSENT, Heading.Status.REJECTED)
 _UNSAFE_FILENAME = re.compile(r'[\x00-\x1f\x7f/\\:*?"<>|]+')
+TOP_LINES = 2  # a running head and a folio may stand above a heading that opens a page
 
 
 class ClipError(Exception):
@@ -82,10 +84,10 @@ def parse_range(page_count: int, start, end, limit: int) -> tuple[int, int]:
 def _page_number(value, name: str) -> int:
     if value is None or value == "":
         raise ClipError("missing", f"Give the {name} page.")
-    try:
-        return int(str(value).strip())
-    except ValueError:
-        raise ClipError("not_a_number", f"The {name} page must be a whole number.") from None
+    number = value if isinstance(value, int) else whole_number(str(value))
+    if number is None:
+        raise ClipError("not_a_number", f"The {name} page must be a whole number.")
+    return number
 
 
 def label_ranges(labels: list[str], first_page: int) -> list[LabelRange]:
@@ -121,49 +123,76 @@ def _label_parts(label: str, physical: int) -> tuple[str | None, int | None, str
     return None, None, label
 
 
-def bookmarks(headings, start: int, end: int) -> list[Bookmark]:
+def bookmarks(headings, start: int, end: int, page_count: int) -> list[Bookmark]:
     """Return the bookmarks of a clip of pages start..end, from headings in reading order.
 
-    The sections that contain the first page (its breadcrumb) point at the
-    clip's first page; sections that begin inside the clip point at their page,
-    nested under their nearest bookmarked ancestor.
+    Every section that touches the clipped pages is bookmarked, with the
+    sections that hold it, nested as in the book. Sections the clip opens
+    inside (its breadcrumb, and one that runs on from the page before a
+    section starting mid-page) point at the clip's first page; sections that
+    begin inside the clip point at their page.
     """
+    every = {h.pk: h for h in headings}
     placed = [h for h in headings if h.page is not None and h.status not in HIDDEN_STATUSES]
-    by_id = {h.pk: h for h in placed}
-    opening = None
+    ends = section_ends(placed, page_count)
+    touching = set()
     for heading in placed:
-        if heading.page <= start:
-            opening = heading
-    chosen = []
-    while opening is not None:
-        chosen.append(opening)
-        opening = by_id.get(opening.parent_id)
-    chosen.reverse()
-    chosen += [h for h in placed if start < h.page <= end]
+        if heading.page <= end and ends[heading.pk] >= start:
+            while heading is not None and heading.pk not in touching:  # and what holds it
+                touching.add(heading.pk)
+                heading = every.get(heading.parent_id)
     index_of: dict[int, int] = {}
     marks: list[Bookmark] = []
-    for heading in chosen:
+    for heading in (h for h in placed if h.pk in touching):
         parent = heading.parent_id
         while parent is not None and parent not in index_of:
-            parent = by_id[parent].parent_id if parent in by_id else None
+            parent = every[parent].parent_id if parent in every else None
         index_of[heading.pk] = len(marks)
-        marks.append(Bookmark(heading.title, max(heading.page, start) - start,
+        page = min(max(heading.page, start), end)  # a parent placed past the clip: its start
+        marks.append(Bookmark(heading.title, page - start,
                               index_of.get(parent) if parent is not None else None))
     return marks
+
+
+def section_ends(placed, page_count: int) -> dict[int, int]:
+    """Return heading id → the last page its section touches.
+
+    A section runs until the next heading at its level or above, in page
+    order, and onto that heading's page unless the heading is known to open
+    its page (its line is among the first TOP_LINES): with the line unknown,
+    the page is counted, so a section is never left out of a clip it is in.
+    """
+    order = sorted(placed, key=lambda h: (h.page, h.line or 0, h.position))
+    ends: dict[int, int] = {}
+    following: list = []  # headings after the current one, each above the one after it
+    for heading in reversed(order):
+        while following and following[-1].level > heading.level:
+            following.pop()
+        ends[heading.pk] = max(heading.page, heading.page_end or 0,
+                               _last_page(heading, following[-1] if following else None,
+                                          page_count))
+        following.append(heading)
+    return ends
+
+
+def _last_page(heading, following, page_count: int) -> int:
+    if following is None:
+        return page_count
+    opens_page = following.line is not None and following.line < TOP_LINES
+    if following.page > heading.page and opens_page:
+        return following.page - 1
+    return following.page
 
 
 def clip_pdf(book, start: int, end: int) -> bytes:
     """Return the bytes of a PDF holding physical pages start..end (1-based) of book."""
     labels = dict(book.pages.filter(number__range=(start, end)).values_list("number", "label"))
     headings = list(book.headings.order_by("position").only(
-        "id", "parent_id", "title", "page", "status", "position"))
-    writer = PdfWriter()
-    reader = PdfReader(book.path)
-    for number in range(start, end + 1):
-        _copy_page(writer, reader.pages[number - 1])
+        "id", "book", "parent", "title", "level", "page", "page_end", "line", "status", "position"))
+    writer = safepdf.inert_writer(safepdf.copy_pages(book.path, start, end))
     root = writer.add_outline_item(title=book.title, page_number=0)
     added = []
-    for mark in bookmarks(headings, start, end):
+    for mark in bookmarks(headings, start, end, book.page_count):
         parent = root if mark.parent is None else added[mark.parent]
         added.append(writer.add_outline_item(title=mark.title, page_number=mark.page_index,
                                              parent=parent))
@@ -174,26 +203,6 @@ def clip_pdf(book, start: int, end: int) -> bytes:
     buffer = io.BytesIO()
     writer.write(buffer)
     return buffer.getvalue()
-
-
-def _copy_page(writer: PdfWriter, page) -> None:
-    """Add page to writer with its web links, but not links into the rest of the book.
-
-    A link to another page would pull that page (and whatever it points to)
-    into the clip, and copying the book's named destinations costs seconds.
-    The page's additional actions (/AA: JavaScript run when the page opens)
-    are never copied: a clip carries pages, not the source file's scripts.
-    """
-    added = writer.add_page(page, excluded_keys=("/Annots", "/AA"))
-    links = []
-    for annotation in page.get("/Annots") or []:
-        annotation = annotation.get_object()
-        action = annotation.get("/A")
-        action = action.get_object() if action is not None else {}
-        if annotation.get("/Subtype") == "/Link" and action.get("/S") == "/URI":
-            links.append(annotation.clone(writer, ignore_fields=("/P", "/Parent")).indirect_reference)
-    if links:
-        added[NameObject("/Annots")] = ArrayObject(links)
 
 
 def printed_range(book, start: int, end: int) -> tuple[str, str]:

@@ -12,6 +12,7 @@ from books.access import get_book
 from books.models import Book
 from chat import actions, answering, clip, examples
 from chat.models import Message
+from librarian.inputs import whole_number
 
 BOOKS_IN_MENU = 200
 
@@ -58,8 +59,8 @@ def _wants_json(request) -> bool:
 @login_required
 @require_POST
 def ask(request):
-    pk = request.POST.get("conversation")
-    current = actions.get_conversation(request.user, int(pk)) if pk and pk.isdigit() else None
+    pk = whole_number(request.POST.get("conversation"), minimum=1)
+    current = actions.get_conversation(request.user, pk) if pk else None
     try:
         question, book_ids = actions.check_question(request.POST.get("question"),
                                                     request.POST.get("book"))

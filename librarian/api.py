@@ -4,6 +4,7 @@ from django.contrib.auth import authenticate
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from ninja import NinjaAPI
+from ninja.errors import HttpError
 from ninja.security import HttpBasicAuth, django_auth
 
 from books.api import router as books_router
@@ -17,6 +18,7 @@ class BasicAuth(HttpBasicAuth):
     """HTTP Basic with a Django account, for scripts (curl) that have no session."""
 
     def authenticate(self, request, username, password):
+        # Through django-axes: failures count, and a locked-out account gets its 429.
         user = authenticate(request, username=username, password=password)
         if user is not None and user.is_active:
             request.user = user
@@ -24,7 +26,51 @@ class BasicAuth(HttpBasicAuth):
         return None
 
 
-api = NinjaAPI(
+ERROR_SCHEMAS = {
+    "ProblemOut": {
+        "type": "object", "required": ["detail"],
+        "properties": {"code": {"type": "string"}, "detail": {"type": "string"}},
+    },
+    "ValidationErrorOut": {
+        "type": "object", "required": ["detail"],
+        "properties": {"detail": {"type": "array", "items": {"type": "object"}}},
+    },
+}
+ERRORS = {
+    "401": ("Not signed in (HTTP Basic or a session)", "ProblemOut"),
+    "403": ("Not allowed for this account, or a session request without its CSRF token",
+            "ProblemOut"),
+    "404": ("No such object", "ProblemOut"),
+    "413": ("The request body is larger than the limit", "ProblemOut"),
+    "422": ("The parameters or the body do not fit this schema", "ValidationErrorOut"),
+    "429": ("Too many failed sign-ins: locked out for a while", "ProblemOut"),
+}
+
+
+def document_errors(schema: dict) -> dict:
+    """Return the OpenAPI schema with the error answers every operation may give.
+
+    django-ninja documents only what an operation returns itself; the answers
+    of authentication, validation, the body limit and sign-in throttling come
+    from around it, the same for every operation.
+    """
+    schema.setdefault("components", {}).setdefault("schemas", {}).update(ERROR_SCHEMAS)
+    for operations in schema["paths"].values():
+        for operation in operations.values():
+            responses = operation.setdefault("responses", {})
+            for status, (description, name) in ERRORS.items():
+                ref = {"$ref": f"#/components/schemas/{name}"}
+                responses.setdefault(status, {"description": description,
+                                              "content": {"application/json": {"schema": ref}}})
+    return schema
+
+
+class LibrarianAPI(NinjaAPI):
+    def get_openapi_schema(self, *args, **kwargs):
+        return document_errors(super().get_openapi_schema(*args, **kwargs))
+
+
+api = LibrarianAPI(
     title="Librarian API",
     version="1",
     auth=[BasicAuth(), django_auth],  # Basic first: scripts send no CSRF token
@@ -44,6 +90,18 @@ def registration_error(request, error):
 @api.exception_handler(ReviewError)
 def review_error(request, error):
     return api.create_response(request, {"code": error.code, "detail": error.message}, status=400)
+
+
+HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
+              405: "not_allowed", 429: "locked_out"}
+
+
+@api.exception_handler(HttpError)
+def http_error(request, error):
+    """Answer django-ninja's own errors (an unreadable body, no sign-in) with a code too."""
+    code = HTTP_CODES.get(error.status_code, "error")
+    return api.create_response(request, {"code": code, "detail": str(error)},
+                               status=error.status_code)
 
 
 @api.exception_handler(PermissionDenied)

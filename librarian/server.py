@@ -1,34 +1,113 @@
-"""daphne, with request bodies over the limit refused as they arrive.
+"""daphne, with request bodies refused as they arrive: too long, or from someone not signed in.
 
 daphne (through Twisted) receives a whole request body into a temporary file
 before the application sees the request, so no view and no ASGI middleware can
-refuse an oversized upload in time. ``LimitedRequest`` answers 413 and closes
-the connection as soon as the headers declare too long a body, or as soon as
-a body sent without a length passes the limit.
+refuse an oversized upload in time. ``LimitedRequest`` answers as soon as the
+headers declare too long a body, or as soon as a body sent without a length
+passes the limit. A body over ``PREAUTH_LIMIT`` is only read from someone
+signed in: without credentials it is refused from the headers (401 for the
+API, 403 for pages); with them, reading stops while a worker thread checks
+them (the database, a password hash: never in the reactor), then goes on
+under the upload limit or is refused. The body goes to Django as it came:
+Twisted's own parse of form bodies into ``request.args``, which daphne never
+reads, would hold a whole upload in memory several times over, in the reactor.
 """
+
+from http import HTTPStatus
 
 from daphne.http_protocol import WebRequest
 from daphne.server import Server
+from django.db import connections
+from twisted.internet.threads import deferToThread
 
+from librarian.preauth import PREAUTH_LIMIT, has_credentials, signed_in
 from librarian.security import body_limit, refusal
+
+
+def _check(headers, client: str, path: str) -> bool:
+    try:
+        return signed_in(headers, client, path)
+    finally:
+        connections.close_all()  # a pool thread keeps no connection open
 
 
 class LimitedRequest(WebRequest):
     limit = 0
     received = 0
     refused = False
+    known = True  # whether the sender is known to be signed in (or needs not be)
+    checking = False
+    declared = None
+    path_seen = ""
+    held: list = []
+    finished_early = None
+    continue_later = False
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, parsePOSTFormSubmission=False, **kwargs)
 
     def gotLength(self, length):
-        # Twisted keeps the request line's path on the channel until the body is in.
-        path = getattr(self.channel, "_path", b"/books/register").split(b"?")[0]
-        self.limit = body_limit(path.decode("latin-1"))
-        if length is not None and length > self.limit:
+        self.held, self.declared, self.path_seen = [], length, self._path()
+        if length is not None and length <= PREAUTH_LIMIT:
+            self.limit = body_limit(self._path())  # small: anyone may send it, Django checks
+        elif not has_credentials(self._headers()):
+            self.known, self.limit = False, PREAUTH_LIMIT
+        else:
+            self.limit = PREAUTH_LIMIT  # until the check says otherwise
+            self._start_check()
+        if length is not None and length > self.limit and not self.checking:
             self.refuse()
         else:
             super().gotLength(length)
+        self._hold_back_continue()
+
+    def _hold_back_continue(self) -> None:
+        """Keep Twisted's "100 Continue" from inviting a body refused, or not yet allowed.
+
+        Twisted sends it right after the headers; after a refusal it would
+        follow the final answer. A body allowed once the check is done is
+        invited then.
+        """
+        expect = self.requestHeaders.getRawHeaders(b"Expect") or [b""]
+        if expect[0].lower() == b"100-continue" and (self.refused or self.checking):
+            self.requestHeaders.removeHeader(b"Expect")
+            self.continue_later = getattr(self.channel, "_version", b"") == b"HTTP/1.1"
+
+    def _path(self) -> str:
+        # Twisted keeps the request line's path on the channel until the body is in.
+        return getattr(self.channel, "_path", b"/books/register").split(b"?")[0].decode("latin-1")
+
+    def _headers(self) -> list[tuple[bytes, bytes]]:
+        return [(name, value) for name, values in self.requestHeaders.getAllRawHeaders()
+                for value in values]
+
+    def _start_check(self) -> None:
+        self.checking = True
+        self.channel.transport.pauseProducing()
+        client = getattr(self.channel.transport.getPeer(), "host", "")
+        checked = deferToThread(_check, self._headers(), client, self._path())
+        checked.addCallbacks(self._checked, lambda failure: self._checked(False))
+
+    def _checked(self, known: bool) -> None:
+        self.checking, self.known = False, known
+        if known:
+            self.limit = body_limit(self.path_seen)  # the channel forgets it once the body is in
+        if self.declared is not None and self.declared > self.limit:
+            return self.refuse()
+        if self.continue_later and not self.finished_early:
+            self.channel.transport.write(b"HTTP/1.1 100 Continue\r\n\r\n")
+        self.channel.transport.resumeProducing()
+        held, self.held = self.held, []
+        for data in held:
+            self.handleContentChunk(data)
+        if self.finished_early and not self.refused:
+            super().requestReceived(*self.finished_early)
 
     def handleContentChunk(self, data):
         if self.refused:
+            return
+        if self.checking:
+            self.held.append(data)  # what came in before reading stopped
             return
         self.received += len(data)
         if self.received > self.limit:
@@ -36,13 +115,19 @@ class LimitedRequest(WebRequest):
         else:
             super().handleContentChunk(data)
 
+    def requestReceived(self, command, path, version):
+        if self.checking:
+            self.finished_early = (command, path, version)
+        elif not self.refused:
+            super().requestReceived(command, path, version)
+
     def refuse(self):
         self.refused = True
-        path = getattr(self.channel, "_path", b"/").decode("latin-1")
-        status, headers, body = refusal(path, self.limit)
-        head = [f"HTTP/1.1 {status} Content Too Large".encode()]
+        status, headers, body = refusal(self.path_seen or self._path(), self.limit, self.known)
+        head = [f"HTTP/1.1 {status} {HTTPStatus(status).phrase}".encode()]
         head += [name + b": " + value for name, value in headers]
         self.channel.transport.write(b"\r\n".join(head) + b"\r\n\r\n" + body)
+        self.channel.transport.resumeProducing()
         self.channel.transport.loseConnection()
 
 

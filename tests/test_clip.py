@@ -212,3 +212,56 @@ def test_a_clip_never_carries_the_pages_scripts(bob_client, shelve, tmp_path):
     data = io.BytesIO()
     PdfWriter(clone_from=reader).write(data)
     assert b"app.alert" not in data.getvalue()
+
+
+class Row:
+    """A heading row as bookmarks() reads it."""
+
+    def __init__(self, pk, level, title, page, parent=None, line=None, status="exact"):
+        self.pk, self.level, self.title, self.page, self.line = pk, level, title, page, line
+        self.parent_id, self.status, self.position, self.page_end = parent, status, pk, None
+
+
+def _marks(rows, start, end, page_count=40):
+    return [(m.title, m.page_index, m.parent) for m in clip.bookmarks(rows, start, end, page_count)]
+
+
+def test_a_section_that_starts_mid_page_is_bookmarked_with_the_one_it_ends():
+    rows = [Row(1, 1, "2 Paths", 10), Row(2, 2, "2.4 Arcs", 10, parent=1, line=5),
+            Row(3, 2, "2.5 Circle Path Construction", 12, parent=1, line=20),
+            Row(4, 2, "2.6 Curves", 14, parent=1, line=0)]
+    assert _marks(rows, 12, 12) == [("2 Paths", 0, None), ("2.4 Arcs", 0, 0),
+                                    ("2.5 Circle Path Construction", 0, 0)]
+    # 2.6 opens page 14 (its first line): 2.5 ends on page 13, so a clip of 14 holds 2.6 alone.
+    assert _marks(rows, 14, 14) == [("2 Paths", 0, None), ("2.6 Curves", 0, 0)]
+    # Where the line is unknown, the section before is counted on the page: never left out.
+    rows[3].line = None
+    assert [title for title, _, _ in _marks(rows, 14, 14)] == [
+        "2 Paths", "2.5 Circle Path Construction", "2.6 Curves"]
+
+
+def test_a_heading_placed_out_of_order_does_not_hide_the_section_on_the_page():
+    rows = [Row(1, 1, "1 Intro", 3), Row(2, 2, "1.1 Why", 3, parent=1),
+            Row(3, 1, "2 Paths", 10), Row(4, 2, "2.5 Circle Path Construction", 12, parent=3),
+            Row(5, 1, "9 Index", 11),  # misplaced: printed after 2.5 but placed before it
+            Row(6, 1, "10 Colophon", 30)]
+    titles = [title for title, _, _ in _marks(rows, 12, 12)]
+    assert "2.5 Circle Path Construction" in titles and "2 Paths" in titles
+    assert "1 Intro" not in titles and "10 Colophon" not in titles
+
+
+def test_unplaced_and_rejected_headings_are_not_bookmarks_but_their_children_are():
+    rows = [Row(1, 1, "Part I", 5, status="rejected"), Row(2, 2, "1 Loops", 5, parent=1),
+            Row(3, 2, "1.3 Lost", None, parent=2, status="unresolved")]
+    assert _marks(rows, 5, 6) == [("1 Loops", 0, None)]
+
+
+def test_the_one_page_clip_is_quick_on_a_long_book_in_queries(bob_client, manual,
+                                                               django_assert_max_num_queries):
+    with django_assert_max_num_queries(12):  # no query per heading
+        assert bob_client.get(reverse("clip", args=[manual.pk]), {"start": 7}).status_code == 200
+
+
+def test_a_parent_placed_after_its_child_points_inside_the_clip():
+    rows = [Row(1, 1, "3 Later", 30), Row(2, 2, "3.1 Early", 12, parent=1)]
+    assert _marks(rows, 12, 13) == [("3 Later", 1, None), ("3.1 Early", 0, 0)]

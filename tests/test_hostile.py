@@ -2,8 +2,11 @@
 processed safely — bounded memory, no worker lost, the books behind it still done."""
 
 import asyncio
+import base64
+import hashlib
 import json
 import os
+import random
 import socket
 import subprocess
 import sys
@@ -15,12 +18,15 @@ import pymupdf
 import pytest
 from asgiref.sync import async_to_sync
 from django.http.multipartparser import MultiPartParser
+from django.test import Client
 
 from books.models import Book, Page
 from books.registration import Limits, RegistrationError, read_chunks, register
 from indexing.models import StageRun
 from indexing.runner import run_pending
+from librarian.preauth import PREAUTH_LIMIT
 from tests import hostile
+from tests.multipart import form_data
 from tests.pdfs import make_encrypted_pdf, make_pdf
 
 pytestmark = pytest.mark.django_db
@@ -272,12 +278,15 @@ def test_the_api_stops_storing_a_file_as_soon_as_it_passes_the_limit(
 class AsgiCall:
     """One request through the ASGI application, as daphne would make it."""
 
-    def __init__(self, path, length: int | None, chunks: int = 10_000, chunk=b"x" * 65536):
+    def __init__(self, path, length: int | None, chunks: int = 10_000, chunk=b"x" * 65536,
+                 headers=()):
         self.scope = {"type": "http", "method": "POST", "path": path, "raw_path": path.encode(),
                       "query_string": b"", "root_path": "", "scheme": "http", "http_version": "1.1",
                       "server": ("127.0.0.1", 8000), "client": ("127.0.0.1", 5000),
                       "headers": [(b"host", b"127.0.0.1"), (b"content-type", b"application/pdf")]
-                      + ([(b"content-length", str(length).encode())] if length is not None else [])}
+                      + ([(b"content-length", str(length).encode())] if length is not None
+                         else [(b"transfer-encoding", b"chunked")])
+                      + list(headers)}
         self.left, self.chunk, self.received, self.sent = chunks, chunk, 0, []
 
     async def receive(self):
@@ -301,19 +310,53 @@ class AsgiCall:
         return self.sent[0]["status"]
 
 
+def basic(username: str, password: str) -> tuple[bytes, bytes]:
+    return b"authorization", b"Basic " + base64.b64encode(f"{username}:{password}".encode())
+
+
+def session_cookie(user) -> tuple[bytes, bytes]:
+    client = Client()
+    client.force_login(user)
+    return b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode()
+
+
 @pytest.mark.parametrize("path", ["/api/books", "/books/register"])
-def test_the_server_refuses_a_declared_oversized_body_before_reading_any(path, settings):
+def test_the_server_refuses_a_declared_oversized_body_before_reading_any(path, settings, alice):
     settings.LIBRARIAN_MAX_UPLOAD_MB = 1
-    call = AsgiCall(path, length=200 * 1024 * 1024).run()  # both limits are below 200 MB
+    call = AsgiCall(path, length=200 * 1024 * 1024, headers=[basic("alice", "alice-password")])
+    call.run()  # both limits are below 200 MB
     assert (call.status, call.received) == (413, 0)
     assert b"larger than the limit" in call.sent[1]["body"]
 
 
-def test_the_server_cuts_off_a_body_without_length_once_past_the_limit(settings):
+@pytest.mark.parametrize("path, status", [("/api/books", 401), ("/books/register", 403),
+                                          ("/login/", 403)])
+@pytest.mark.parametrize("who", ["nobody", "a wrong password", "a forged session"])
+def test_a_long_body_from_someone_not_signed_in_is_refused_unread(path, status, who, alice):
+    headers = {"nobody": [], "a wrong password": [basic("alice", "guess")],
+               "a forged session": [(b"cookie", b"sessionid=0123456789abcdefghijklmnopqrstuv")]}
+    call = AsgiCall(path, length=2 * PREAUTH_LIMIT, headers=headers[who]).run()
+    assert (call.status, call.received) == (status, 0)
+    assert b"Sign in first" in call.sent[1]["body"]
+
+
+def test_a_long_body_is_read_from_a_session_or_basic_credentials(settings, alice, bob):
+    settings.LIBRARIAN_MAX_UPLOAD_MB = 4
+    for credentials in (basic("alice", "alice-password"), session_cookie(bob)):
+        call = AsgiCall("/api/search", length=2 * PREAUTH_LIMIT, chunks=32,
+                        headers=[credentials]).run()
+        assert call.received == 2 * PREAUTH_LIMIT  # read whole, then the view answers
+        assert call.status == 405  # GET-only: the body was read because the sender is known
+
+
+def test_the_server_cuts_off_a_body_without_length_once_past_the_limit(settings, alice):
     settings.LIBRARIAN_MAX_UPLOAD_MB = 1
-    call = AsgiCall("/api/books", length=None).run()  # 10,000 chunks of 64 KiB on offer
-    assert call.status == 413
+    call = AsgiCall("/api/books", length=None, headers=[basic("alice", "alice-password")]).run()
+    assert call.status == 413  # 10,000 chunks of 64 KiB on offer
     assert call.received <= 1024 * 1024 + 2 * 65536 + 65536
+    anonymous = AsgiCall("/api/books", length=None).run()
+    assert anonymous.status == 401
+    assert anonymous.received <= PREAUTH_LIMIT + 65536
 
 
 def test_the_server_lets_ordinary_requests_through(settings):
@@ -322,14 +365,24 @@ def test_the_server_lets_ordinary_requests_through(settings):
     assert call.run().status == 200
 
 
-@pytest.fixture
-def served(tmp_path):
-    """Return the port of `manage.py serve` (daphne) with a 1 MB upload limit, on loopback."""
+SERVED_ADMIN = ("alice", "a-long-served-password")
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """Return the port of `manage.py serve` (daphne) with a 3 MB upload limit, on loopback.
+
+    Its database has one account, SERVED_ADMIN.
+    """
     with socket.socket() as probe_socket:
         probe_socket.bind(("127.0.0.1", 0))
         port = probe_socket.getsockname()[1]
-    env = {**os.environ, "LIBRARIAN_DATA_DIR": str(tmp_path / "served"),
-           "LIBRARIAN_MAX_UPLOAD_MB": "1", "LIBRARIAN_WORKER_THREADS": "0"}
+    env = {**os.environ, "LIBRARIAN_DATA_DIR": str(tmp_path_factory.mktemp("served")),
+           "LIBRARIAN_MAX_UPLOAD_MB": "3", "LIBRARIAN_WORKER_THREADS": "0",
+           "LIBRARIAN_ADMIN_USER": SERVED_ADMIN[0], "LIBRARIAN_ADMIN_PASSWORD": SERVED_ADMIN[1]}
+    for command in (["migrate", "--noinput"], ["ensure_admin"]):
+        subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=env, check=True,
+                       capture_output=True, timeout=300)
     server = subprocess.Popen([sys.executable, "manage.py", "serve", "--port", str(port)], cwd=ROOT,
                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
@@ -346,10 +399,10 @@ def served(tmp_path):
         server.wait(timeout=30)
 
 
-def post_raw(port: int, headers: str, body_chunks=()) -> tuple[bytes, int]:
-    """Send a POST to /api/books; return (the answer, how many body bytes went out before it)."""
-    with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
-        connection.sendall(f"POST /api/books HTTP/1.1\r\nHost: 127.0.0.1\r\n{headers}\r\n".encode())
+def post_raw(port: int, headers: str, body_chunks=(), path="/api/books") -> tuple[bytes, int]:
+    """Send a POST to path; return (the answer, how many body bytes went out before it)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as connection:
+        connection.sendall(f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{headers}\r\n".encode())
         sent = 0
         try:
             for chunk in body_chunks:
@@ -358,18 +411,68 @@ def post_raw(port: int, headers: str, body_chunks=()) -> tuple[bytes, int]:
         except OSError:  # the server closed the connection: what was sent is enough
             pass
         answer = b""
-        while data := connection.recv(65536):
-            answer += data
+        try:
+            while data := connection.recv(65536):
+                answer += data
+        except ConnectionResetError:
+            pass
     return answer, sent
 
 
-@pytest.mark.slow
-def test_the_real_server_refuses_oversized_bodies_as_they_arrive(served):
-    answer, _ = post_raw(served, "Content-Length: 5000000000\r\n")
-    assert answer.startswith(b"HTTP/1.1 413 ")
-    assert answer.endswith(b'"The upload is larger than the limit of 1.0 MB."}')
+def endless():
     megabyte = b"x" * (1024 * 1024)
-    endless = (b"100000\r\n" + megabyte + b"\r\n" for _ in range(5000))  # 5 GB, chunked
-    answer, sent = post_raw(served, "Transfer-Encoding: chunked\r\n", endless)
-    assert answer.startswith(b"HTTP/1.1 413 ")
+    return (b"100000\r\n" + megabyte + b"\r\n" for _ in range(5000))  # 5 GB, chunked
+
+
+def noise_pdf(path: Path, size: int, seed: int = 16) -> Path:
+    """Write a one-page PDF of about size bytes: a picture of noise, which nothing compresses.
+
+    The noise is seeded, so every run sends the same bytes; its Subject holds
+    lines that look like multipart delimiters, as any binary file may.
+    """
+    document = pymupdf.open()
+    side = int((size / 3) ** 0.5)
+    noise = random.Random(seed).randbytes(side * side * 3)
+    pixmap = pymupdf.Pixmap(pymupdf.csRGB, side, side, noise, False)
+    document.new_page(width=420, height=595).insert_image(pymupdf.Rect(0, 0, 420, 595),
+                                                          pixmap=pixmap)
+    document.set_metadata({"subject": "--b\r\n--b--\r\n"})
+    document.save(path)
+    return path
+
+
+def authorization(username: str, password: str) -> str:
+    return "Authorization: Basic " + base64.b64encode(f"{username}:{password}".encode()).decode()
+
+
+@pytest.mark.slow
+def test_the_real_server_refuses_long_bodies_from_people_not_signed_in(served):
+    for path, status in (("/api/books", b"401"), ("/books/register", b"403")):
+        answer, _ = post_raw(served, "Content-Length: 5000000000\r\n", path=path)
+        assert answer.startswith(b"HTTP/1.1 " + status + b" "), answer[:200]
+        assert answer.endswith(b"may carry at most 1.0 MB." + (b'"}' if status == b"401" else b""))
+    answer, sent = post_raw(served, "Transfer-Encoding: chunked\r\n", endless())
+    assert answer.startswith(b"HTTP/1.1 401 ")
     assert sent < 64 * 1024 * 1024  # cut off within the socket buffers, not at 5 GB
+    wrong = authorization(SERVED_ADMIN[0], "not-the-password") + "\r\n"
+    answer, _ = post_raw(served, wrong + "Content-Length: 5000000000\r\n")
+    assert answer.startswith(b"HTTP/1.1 401 ")
+
+
+@pytest.mark.slow
+def test_the_real_server_takes_uploads_from_librarians_up_to_the_limit(served, tmp_path):
+    signed_in = authorization(*SERVED_ADMIN) + "\r\n"
+    answer, _ = post_raw(served, signed_in + "Content-Length: 5000000000\r\n")
+    assert answer.startswith(b"HTTP/1.1 413 ")
+    assert answer.endswith(b'"The upload is larger than the limit of 3.0 MB."}')
+    answer, sent = post_raw(served, signed_in + "Transfer-Encoding: chunked\r\n", endless())
+    assert answer.startswith(b"HTTP/1.1 413 ") and sent < 64 * 1024 * 1024
+    pdf = noise_pdf(tmp_path / "big.pdf", 2_100_000).read_bytes()  # over 1 MB, under 3 MB
+    assert b"--b" in pdf  # what broke a form whose boundary was "b": the file arrives whole
+    content_type, body = form_data("big.pdf", pdf)
+    pieces = [body[start:start + 8192] for start in range(0, len(body), 8192)]
+    answer, _ = post_raw(served, signed_in + f"Content-Type: {content_type}\r\n"
+                         f"Content-Length: {len(body)}\r\nConnection: close\r\n", pieces)
+    assert answer.startswith(b"HTTP/1.1 201 "), answer[:300]
+    book = json.loads(answer.partition(b"\r\n\r\n")[2])
+    assert book["created"] and book["book"]["sha256"] == hashlib.sha256(pdf).hexdigest()

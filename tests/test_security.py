@@ -260,3 +260,73 @@ def test_the_tls_switch_sets_secure_cookies_hsts_and_the_proxy_header(tmp_path):
         '[true, true, 31536000, ["HTTP_X_FORWARDED_PROTO", "https"], "kkkkkk"]')
     if "LIBRARIAN_BEHIND_TLS" not in os.environ:  # this process: plain HTTP
         assert not settings.SESSION_COOKIE_SECURE and settings.SECURE_PROXY_SSL_HEADER is None
+
+
+def test_behind_tls_plain_http_is_sent_to_https(client, settings):
+    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    settings.SECURE_SSL_REDIRECT = True
+    settings.SECURE_HSTS_SECONDS = 31_536_000
+    plain = client.get("/login/?next=/chat/", HTTP_X_FORWARDED_PROTO="http")
+    assert plain.status_code == 301
+    assert plain["Location"] == "https://testserver/login/?next=/chat/"
+    secure = client.get("/login/", HTTP_X_FORWARDED_PROTO="https")
+    assert secure.status_code == 200 and secure["Strict-Transport-Security"] == "max-age=31536000"
+
+
+def test_the_tls_switch_turns_the_redirect_on(tmp_path):
+    code = ("import django; django.setup(); from django.conf import settings as s; "
+            "print(s.SECURE_SSL_REDIRECT, s.AXES_IPWARE_META_PRECEDENCE_ORDER)")
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("LIBRARIAN_")}
+    base = {**clean, "DJANGO_SETTINGS_MODULE": "librarian.settings",
+            "LIBRARIAN_DATA_DIR": str(tmp_path), "LIBRARIAN_SECRET_KEY": "k" * 40}
+    run = [sys.executable, "-c", code]
+    behind = subprocess.run(run, capture_output=True, text=True, cwd=ROOT, timeout=60, check=True,
+                            env={**base, "LIBRARIAN_BEHIND_TLS": "true"})
+    plain = subprocess.run(run, capture_output=True, text=True, cwd=ROOT, timeout=60, check=True,
+                           env=base)
+    assert behind.stdout.split()[0] == "True" and "HTTP_X_FORWARDED_FOR" in behind.stdout
+    assert plain.stdout.strip() == "False ['REMOTE_ADDR']"
+
+
+def test_an_unhandled_error_is_logged_with_its_traceback(bob_client, monkeypatch):
+    import io
+    import logging
+
+    from books import views
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the shelf fell over")
+
+    [console] = logging.getLogger("django.request").handlers  # the app's console handler
+    buffer = io.StringIO()
+    monkeypatch.setattr(views, "Paginator", broken)
+    bob_client.raise_request_exception = False
+    previous = console.setStream(buffer)
+    try:
+        assert bob_client.get("/").status_code == 500
+    finally:
+        console.setStream(previous)
+    logged = buffer.getvalue()
+    assert "ERROR django.request: Internal Server Error: /" in logged
+    assert "Traceback (most recent call last)" in logged and "the shelf fell over" in logged
+
+
+def test_data_files_are_private(tmp_path):
+    """The database, the stored book, the folders: the owner's alone (files 0600, folders 0700)."""
+    from tests.pdfs import make_pdf
+
+    data = tmp_path / "data"
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith("LIBRARIAN_")},
+           "LIBRARIAN_DATA_DIR": str(data), "LIBRARIAN_SECRET_KEY": "k" * 40}
+    book = make_pdf(tmp_path / "b.pdf", ["one page"])
+    for command in (["migrate", "--noinput"], ["addbook", str(book)]):
+        subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=env, check=True,
+                       capture_output=True, timeout=300)
+    modes = {path.relative_to(data).as_posix(): path.stat().st_mode & 0o777
+             for path in [data, *data.rglob("*")]}
+    assert modes["."] == 0o700 and modes["librarian.sqlite3"] == 0o600
+    blob = next(name for name in modes if name.startswith("blobs/") and name.endswith(".pdf"))
+    assert modes[blob] == 0o400  # read-only too: a registered file is never changed
+    loose = {name: oct(mode) for name, mode in modes.items()
+             if mode & 0o077 or (mode & 0o700) not in (0o700, 0o600, 0o400)}
+    assert loose == {}

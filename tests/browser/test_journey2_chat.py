@@ -56,7 +56,10 @@ def test_a_reader_finds_where_a_knot_is_explained_and_takes_the_pages(open_page,
     assert clip.page_labels == ["2", "3"]
     root, children = clip.outline
     assert root.title == BOATS_TITLE
-    assert [mark.title for mark in children] == ["2 Knots"]
+    # Every section touching the pages: "1 Sails" too where the pipeline did not record that
+    # "2 Knots" opens its page (its line), since "1 Sails" may then run onto it.
+    assert [mark.title for mark in children][-1:] == ["2 Knots"]
+    assert {mark.title for mark in children} <= {"1 Sails", "2 Knots"}
 
     card.get_by_role("link", name=re.compile(r"^(Open|Preview) page")).first.click()
     expect(page).to_have_url(re.compile(r"/books/\d+/pages/3/"))
