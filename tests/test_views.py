@@ -202,6 +202,7 @@ def test_unknown_pages_get_a_friendly_404(bob_client):
 def test_languages_are_shown_by_name():
     from books.templatetags.shelf import language_names
 
-    assert language_names("ja,latn") == "Japanese, Latin script"
+    assert language_names("ja,latn") == "Japanese"  # "latn" named a script, not a language
+    assert language_names("ja,fr") == "Japanese, French"
     assert language_names("en") == "English"
     assert language_names("") == ""
