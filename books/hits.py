@@ -5,7 +5,7 @@ every term of the book without explaining any: their groups come last.
 """
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from books.text import for_search
 from books.tree import section_at
@@ -110,6 +110,9 @@ def search_grouped(query: str, book_ids=None, limit: int = 100) -> list[BookHits
     for heading in Heading.objects.filter(book_id__in=ids).order_by("book_id", "position"):
         headings.setdefault(heading.book_id, []).append(heading)
     terms = search.match_terms(query_terms(query))
-    texts = Page.objects.filter(id__in=[hit.page_id for hit in hits]).values_list("id", "text")
-    lines = {page_id: first_line(text, terms) for page_id, text in texts}
+    pages = Page.objects.filter(id__in=[hit.page_id for hit in hits])
+    lines, labels = {}, {}
+    for page_id, text, label in pages.values_list("id", "text", "label"):
+        lines[page_id], labels[page_id] = first_line(text, terms), label
+    hits = [replace(hit, label=labels.get(hit.page_id, "")) for hit in hits]
     return group(hits, books, headings, lines)

@@ -26,6 +26,7 @@ class Hit:
     page: int
     score: float
     excerpt: list
+    label: str = ""  # the printed page number, where known (filled in by books.hits)
 
 
 def uses_fts() -> bool:
