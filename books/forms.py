@@ -28,6 +28,7 @@ class BookForm(forms.ModelForm):
         fields = ["title", "authors", "year", "edition", "languages", "collections"]
         help_texts = {"authors": "As the book prints them; separate several with “;”.",
                       "year": "", "edition": "As printed: “2nd”, “第3版”."}
+        error_messages = {"title": {"required": "A book needs a title."}}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

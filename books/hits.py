@@ -51,13 +51,17 @@ class BookHits:
 
 
 def first_line(text: str, terms: list[str]) -> int | None:
-    """Return the index of the first line of text that holds one of terms, or None."""
+    """Return the index of the first line of text that holds one of terms, or None.
+
+    The first line is passed over when others hold a term too: it is
+    usually the running head, which names the chapter, not the section.
+    """
     folded = [term.casefold() for term in terms]
-    for index, line in enumerate(text.split("\n")):
-        line = for_search(line).casefold()
-        if any(term in line for term in folded):
-            return index
-    return None
+    found = [index for index, line in enumerate(text.split("\n"))
+             if any(term in for_search(line).casefold() for term in folded)]
+    if len(found) > 1 and found[0] == 0:
+        return found[1]
+    return found[0] if found else None
 
 
 def kind_of(book, number: int, breadcrumb: list) -> str:
@@ -109,10 +113,11 @@ def search_grouped(query: str, book_ids=None, limit: int = 100) -> list[BookHits
     headings: dict = {}
     for heading in Heading.objects.filter(book_id__in=ids).order_by("book_id", "position"):
         headings.setdefault(heading.book_id, []).append(heading)
-    terms = search.match_terms(query_terms(query))
+    terms = query_terms(query)
     pages = Page.objects.filter(id__in=[hit.page_id for hit in hits])
     lines, labels = {}, {}
     for page_id, text, label in pages.values_list("id", "text", "label"):
-        lines[page_id], labels[page_id] = first_line(text, terms), label
+        lines[page_id] = first_line(text, search.match_terms(terms, for_search(text)))
+        labels[page_id] = label
     hits = [replace(hit, label=labels.get(hit.page_id, "")) for hit in hits]
     return group(hits, books, headings, lines)

@@ -81,18 +81,25 @@ def search(query: str, book_ids=None, limit: int = 50) -> list[Hit]:
         return []
     search_rows = {"sqlite": _search_fts, "postgresql": _search_pg}.get(connection.vendor, _search_orm)
     rows = search_rows(terms, book_ids, limit)
-    shown = match_terms(terms)
-    return [
-        Hit(page_id=page_id, book_id=book_id, page=number, score=score,
-            excerpt=excerpt(text, shown))
-        for page_id, book_id, number, text, score in rows
-    ]
+    hits = []
+    for page_id, book_id, number, text, score in rows:
+        shown = match_terms(terms, text)
+        hits.append(Hit(page_id=page_id, book_id=book_id, page=number, score=score,
+                        excerpt=excerpt(text, shown, around=max(shown, key=len))))
+    return hits
 
 
-def match_terms(terms: list[str]) -> list[str]:
-    """Return what to highlight for terms: each term, and the parts of a dashed one."""
+def match_terms(terms: list[str], text: str | None = None) -> list[str]:
+    """Return what to highlight for terms: each term, and the parts of a dashed one.
+
+    Given the text, the parts only where the whole term is not in it: a page
+    that says "apt-mark" should not light up every "apt" in "aptitude".
+    """
+    folded = text.casefold() if text is not None else None
     shown = list(terms)
     for term in terms:
+        if folded is not None and term.casefold() in folded:
+            continue
         for way in term_variants(term)[1:]:
             shown.extend(part for part in way if part not in shown)
     return shown

@@ -77,13 +77,17 @@ def term_variants(term: str) -> list[list[str]]:
     return [[term]]
 
 
-def excerpt(text: str, terms: list[str], width: int = 240) -> list[tuple[str, bool]]:
-    """Return a window of text around the first matched term, as (segment, is_match) pairs."""
+def excerpt(text: str, terms: list[str], width: int = 240,
+            around: str | None = None) -> list[tuple[str, bool]]:
+    """Return a window of text around the first matched term, as (segment, is_match) pairs.
+
+    With around, the window opens at around's first occurrence where it has one.
+    """
     if not terms:
         return [(text[:width], False)] if text else []
     pattern = re.compile("|".join(re.escape(term) for term in sorted(terms, key=len, reverse=True)),
                          re.IGNORECASE)
-    first = pattern.search(text)
+    first = (around and re.search(re.escape(around), text, re.IGNORECASE)) or pattern.search(text)
     centre = first.start() if first else 0
     start = max(0, centre - width // 3)
     end = min(len(text), start + width)

@@ -2,14 +2,14 @@
 
 from books import highlight
 from books.search import match_terms
-from books.text import query_terms
+from books.text import for_search, query_terms
 from books.tree import section_at
 
 
 def page_view(book, stored, query: str, quote: str) -> dict:
     """Return the viewer's context for a page: rows of text, boxes to draw, breadcrumb, label."""
     lines = [line for line in (stored.lines if stored else []) if line.get("text")]
-    terms = match_terms(query_terms(query))
+    terms = match_terms(query_terms(query), for_search(stored.text if stored else ""))
     marks = highlight.word_marks(lines, terms) + highlight.quote_marks(lines, quote)
     size = (stored.width, stored.height) if stored else (0, 0)
     first = min((mark.line for mark in marks), default=None)
