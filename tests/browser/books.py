@@ -43,6 +43,20 @@ FUNE = [
 ]
 
 
+OARS_TITLE = "A Short Guide to Oars"
+# Born digital (a text layer: read in a moment). "3 Feathering" is printed in the contents
+# but never in the body, so it waits in the review queue until the book is deleted.
+OARS = [
+    (["A Short Guide to Oars", "", "Contents", "1 Rowing ........ 1", "2 Oarlocks ........ 2",
+      "3 Feathering ........ 3"], ""),
+    (["1 Rowing", "Pull the oars through the water with straight arms.",
+      "Keep the blades square until the end of the stroke."], "1"),
+    (["2 Oarlocks", "The oarlock holds the oar to the gunwale of the boat.",
+      "Grease each oarlock before a long row."], "2"),
+    (["Store the oars flat, out of the sun."], "3"),
+]
+
+
 def make_book(path: Path, pages, *, fontname: str) -> Path:
     """Write a born-digital PDF of the pages, folios at the foot."""
     document = pymupdf.open()
