@@ -34,6 +34,10 @@ class SectionHits:
     def heading(self):
         return self.breadcrumb[-1] if self.breadcrumb else None
 
+    @property
+    def key(self) -> tuple:
+        return (self.heading.pk if self.heading else None, self.kind)
+
 
 @dataclass
 class BookHits:
@@ -85,11 +89,10 @@ def group(hits, books: dict, headings: dict, lines: dict) -> list[BookHits]:
             continue
         breadcrumb = section_at(headings.get(hit.book_id, []), hit.page, lines.get(hit.page_id))
         book_hits = grouped.setdefault(hit.book_id, BookHits(book))
-        key = breadcrumb[-1].pk if breadcrumb else None
-        section = next((s for s in book_hits.sections if (s.heading.pk if s.heading else None) == key
-                        and s.kind == kind_of(book, hit.page, breadcrumb)), None)
+        key = (breadcrumb[-1].pk if breadcrumb else None, kind_of(book, hit.page, breadcrumb))
+        section = next((s for s in book_hits.sections if s.key == key), None)
         if section is None:
-            section = SectionHits(breadcrumb, kind_of(book, hit.page, breadcrumb))
+            section = SectionHits(breadcrumb, key[1])
             book_hits.sections.append(section)
         section.hits.append(hit)
     for book_hits in grouped.values():

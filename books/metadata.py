@@ -18,6 +18,9 @@ FRONT_PAGES = 6  # the title page is among the first pages
 TITLE_SHARE = 0.75  # lines at least this share of the largest line's size belong to the title
 TITLE_OVER_BODY = 1.3  # the title is set this much larger than the text around it, at least
 MAX_TITLE = 200
+# Headings of front matter that are set large but name no book.
+NOT_A_TITLE = re.compile(r"(?i)^\s*(table of )?contents|^\s*目\s*次|^\s*(preface|foreword)\s*$"
+                         r"|^\s*(はじめに|序文|まえがき)\s*$")
 YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|20\d\d)(?!\d)")
 # Titles that scanning and office programs write for any file.
 JUNK_TITLE = re.compile(
@@ -65,7 +68,7 @@ def title_from_pages(pages: list[tuple[int, list[dict]]]) -> tuple[str, int] | N
     out from the text around it (a book that opens with plain text).
     """
     sized = [(number, line, line_size(line)) for number, lines in pages for line in lines
-             if _wordy(line.get("text", ""))]
+             if _wordy(line.get("text", "")) and not NOT_A_TITLE.match(line["text"])]
     if not sized:
         return None
     body = statistics.median(size for _, _, size in sized)
@@ -94,9 +97,8 @@ def suggestions(book) -> list[Suggestion]:
 
     Only values that differ from what the book already has.
     """
-    front = [(number, lines) for number, lines in book.pages.filter(number__lte=FRONT_PAGES)
-             .exclude(number__in=book.toc_pages or []).order_by("number")
-             .values_list("number", "lines")]
+    front = list(book.pages.filter(number__lte=FRONT_PAGES).order_by("number")
+                 .values_list("number", "lines"))
     found = []
     metadata = pdf_metadata(book.path)
     if metadata["title"]:

@@ -159,3 +159,32 @@ def test_a_page_without_the_words_says_so(bob_client, boats):
     response = bob_client.get(reverse("page", args=[boats.pk, 2]) + "?q=bowline")
     assert "is not on this page as read" in response.content.decode()
     assert 'class="mark-word"' not in response.content.decode()
+
+
+def test_a_large_contents_heading_is_no_title():
+    toc = [line("Contents", box=(60, 60, 300, 90))] + [
+        line(f"{n} Chapter ........ {n}", box=(60, 100 + 20 * n, 300, 110 + 20 * n)) for n in range(9)]
+    assert title_from_pages([(1, toc)]) is None
+
+
+def test_hits_are_grouped_by_book_and_section_with_contents_and_indexes_last():
+    from books.hits import group
+    from books.search import Hit
+
+    class Book:
+        def __init__(self, pk):
+            self.pk, self.toc_pages, self.lot_pages = pk, [2], []
+
+    def hit(book, page, score):
+        return Hit(page_id=100 * book + page, book_id=book, page=page, score=score, excerpt=[])
+
+    headings = {1: HEADINGS}
+    found = [hit(1, 2, 9.0), hit(1, 95, 8.0), hit(1, 39, 3.0), hit(1, 38, 2.5), hit(1, 44, 4.0),
+             hit(2, 5, 5.0)]
+    groups = group(found, {1: Book(1), 2: Book(2)}, {**headings, 2: []}, {})
+    # Book 2's best page (5.0) beats book 1's best body page (4.0): its contents page does not count.
+    assert [g.book.pk for g in groups] == [2, 1]
+    sections = [(s.titles[-1] if s.titles else None, s.kind, [h.page for h in s.hits])
+                for s in groups[1].sections]
+    assert sections == [("7 Packages", "body", [44]), ("7.11 Upgrades", "body", [38, 39]),
+                        (None, "contents", [2]), ("Concept Index", "index", [95])]

@@ -5,7 +5,7 @@
   "use strict";
   const canvas = document.querySelector(".page-canvas");
   if (!canvas) return;
-  const image = canvas.querySelector("img");
+  const image = canvas.querySelector("img.page-full");
   const levels = [100, 150, 200, 300];
   const zoom = document.querySelector(".zoom");
   let level = 0;

@@ -19,12 +19,22 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 RENAMED = "Oars for Beginners"
 
 
+def page_image_drawn(page):
+    """Return the sharp page image once it has loaded (the thumbnail shows until then)."""
+    image = page.locator(".page-canvas img.page-full")
+    expect(image).to_be_visible()
+    page.wait_for_function("() => document.querySelector('.page-canvas img.page-full').complete"
+                           " && document.querySelector('.page-canvas img.page-full').naturalWidth > 0")
+    return image
+
+
 @pytest.fixture(scope="module")
 def oars(app_server, shelved, playwright_driver, tmp_path_factory):
     """Register the book this journey renames and deletes; return (its id, its file)."""
     import time
 
-    path = make_book(tmp_path_factory.mktemp("oars") / "oars.pdf", OARS, fontname="helv")
+    path = make_book(tmp_path_factory.mktemp("oars") / "oars.pdf", OARS, fontname="helv",
+                     title_size=22)
     api = playwright_driver.request.new_context(
         base_url=app_server.url,
         http_credentials={"username": "alice", "password": PERSONAS["alice"], "send": "always"})
@@ -46,6 +56,11 @@ def test_a_librarian_renames_a_book_and_puts_it_on_a_collection(open_page, oars)
     page = open_page("alice")
     page.goto(f"/books/{book_id}/")
     page.get_by_role("link", name="Edit details").click()
+    # No metadata: the title is the file's name, and the title page suggests the real one.
+    expect(page.get_by_label("Title")).to_have_value("oars")
+    suggestion = page.locator(".suggestion-list li").filter(has_text="the title page (page 1)")
+    expect(suggestion.locator("q")).to_have_text(OARS_TITLE)
+    suggestion.get_by_role("button", name="Use this").click()
     expect(page.get_by_label("Title")).to_have_value(OARS_TITLE)
     page.get_by_label("Title").fill(RENAMED)
     page.get_by_label("Authors").fill("Ann Reef; Bo Line")
@@ -88,8 +103,7 @@ def test_a_search_hit_opens_the_page_with_the_word_marked_on_its_image(open_page
     section.locator("a.hit-page").first.click()
     expect(page).to_have_url(re.compile(r"/books/\d+/pages/3/\?q=oarlock"))
     expect(page.locator(".crumbs")).to_contain_text("2 Oarlocks")
-    image = page.locator(".page-canvas img")
-    expect(image).to_be_visible()
+    image = page_image_drawn(page)
     marks = page.locator(".marks rect.mark-word")
     expect(marks).to_have_count(3)  # the heading and the two lines that say it
     box, picture = marks.nth(1).bounding_box(), image.bounding_box()
@@ -98,9 +112,11 @@ def test_a_search_hit_opens_the_page_with_the_word_marked_on_its_image(open_page
     assert picture["y"] < box["y"] < picture["y"] + picture["height"] / 3
     assert 10 < box["width"] < picture["width"] / 4
     expect(page.locator(".lines .line")).to_have_count(4)  # the page's lines, not one paragraph
+    screenshot(page, "journey5-marked-page")
     page.get_by_role("button", name="Zoom in").click()
     expect(page.locator(".page-canvas")).to_have_class(re.compile(r"\bzoom-150\b"))
-    screenshot(page, "journey5-marked-page")
+    zoomed = marks.nth(1).bounding_box()
+    assert zoomed["width"] == pytest.approx(1.5 * box["width"], rel=0.05)  # the marks scale too
 
 
 def test_the_japanese_page_marks_its_words_too(open_page, shelved):
@@ -110,10 +126,12 @@ def test_the_japanese_page_marks_its_words_too(open_page, shelved):
     screenshot(page, "journey5-search-ja")
     page.locator(".hit-book-group").filter(has_text=FUNE_TITLE).locator("a.hit-page").first.click()
     expect(page.locator(".marks rect.mark-word").first).to_be_visible()
+    page_image_drawn(page)
     screenshot(page, "journey5-marked-page-ja")
     page.goto(f"/books/{shelved[BOATS_TITLE]}/pages/3/?q=bowline"
               "&quote=The bowline makes a fixed loop at the end of a rope.")
     expect(page.locator(".marks rect.mark-quote")).to_have_count(1)
+    page_image_drawn(page)
     screenshot(page, "journey5-quote-en")
 
 
