@@ -119,9 +119,14 @@ def boxes(lines: list[dict], marks: list[Mark], size: tuple[float, float]) -> li
         if not line.get("box") or not width or not height:
             continue
         x0, y0, x1, y1 = box_of(line, mark.start, mark.end)
-        pad = 0.15 * (y1 - y0 if line.get("dir") != "v" else x1 - x0)  # breathing room
-        out.append({"x": 100 * (x0 - pad) / width, "y": 100 * (y0 - pad) / height,
-                    "w": 100 * (x1 - x0 + 2 * pad) / width, "h": 100 * (y1 - y0 + 2 * pad) / height,
+        # Breathing room across the line; little along it, where the next letter is close.
+        vertical = line.get("dir") == "v"
+        thickness = (x1 - x0) if vertical else (y1 - y0)
+        across, along = 0.15 * thickness, 0.05 * thickness
+        pad_x, pad_y = (across, along) if vertical else (along, across)
+        out.append({"x": 100 * (x0 - pad_x) / width, "y": 100 * (y0 - pad_y) / height,
+                    "w": 100 * (x1 - x0 + 2 * pad_x) / width,
+                    "h": 100 * (y1 - y0 + 2 * pad_y) / height,
                     "kind": mark.kind, "line": mark.line})
     return out
 
