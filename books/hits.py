@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from books.text import for_search
-from books.tree import section_at
+from books.tree import SECTION_FIELDS, section_at
 
 BACK_MATTER = re.compile(
     r"(?i)^\s*(?:[0-9ivxlc.]+\s+)?(?:(?:general|concept|function|subject|name|operator|"
@@ -114,7 +114,8 @@ def search_grouped(query: str, book_ids=None, limit: int = 100) -> list[BookHits
     ids = {hit.book_id for hit in hits}
     books = Book.objects.in_bulk(ids)
     headings: dict = {}
-    for heading in Heading.objects.filter(book_id__in=ids).order_by("book_id", "position"):
+    placed = Heading.objects.filter(book_id__in=ids).only(*SECTION_FIELDS)
+    for heading in placed.order_by("book_id", "position"):
         headings.setdefault(heading.book_id, []).append(heading)
     terms = query_terms(query)
     pages = Page.objects.filter(id__in=[hit.page_id for hit in hits])

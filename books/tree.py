@@ -11,6 +11,9 @@ class Node:
 
 REJECTED = "rejected"  # Heading.Status.REJECTED: kept with its history, never shown
 NOT_ON_A_PAGE = {"unresolved", "absent", "rejected"}
+SECTION_FIELDS = ("pk", "book_id", "parent_id", "title", "level", "page", "page_end", "line",
+                  "status", "position")
+"""What section_at and breadcrumb read of a heading: load only these for many headings."""
 
 
 def build_tree(headings) -> list[Node]:

@@ -3,7 +3,7 @@
 from books import highlight
 from books.search import match_terms
 from books.text import for_search, query_terms
-from books.tree import section_at
+from books.tree import SECTION_FIELDS, section_at
 
 
 def page_view(book, stored, query: str, quote: str) -> dict:
@@ -13,7 +13,7 @@ def page_view(book, stored, query: str, quote: str) -> dict:
     marks = highlight.word_marks(lines, terms) + highlight.quote_marks(lines, quote)
     size = (stored.width, stored.height) if stored else (0, 0)
     first = min((mark.line for mark in marks), default=None)
-    headings = list(book.headings.order_by("position"))
+    headings = list(book.headings.only(*SECTION_FIELDS).order_by("position"))
     return {
         "rows": highlight.rows(lines, marks),
         "boxes": highlight.boxes(lines, marks, size),

@@ -31,6 +31,6 @@ def remove_previews(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("indexing", "0003_recover_contents_again"), ("books", "0007_book_metadata_collections")]
+    dependencies = [("indexing", "0003_recover_contents_again")]
 
     operations = [migrations.RunPython(add_previews, remove_previews)]
