@@ -1,13 +1,25 @@
 from django.contrib import admin
 
-from books.models import Book, Heading, Page, ReviewFlag
+from books.models import Book, Collection, Heading, Page, ReviewFlag
 
 
 @admin.register(Book)
 class BookAdmin(admin.ModelAdmin):
-    list_display = ["title", "page_count", "languages", "added_by", "added_at"]
-    search_fields = ["title", "original_filename", "sha256"]
-    readonly_fields = ["sha256", "original_filename", "size_bytes", "page_count", "added_at"]
+    """The app's Edit details page is the place for librarians; this is for administrators."""
+
+    list_display = ["title", "authors", "year", "page_count", "languages", "added_by", "added_at"]
+    list_filter = ["collections"]
+    search_fields = ["title", "authors", "original_filename", "sha256"]
+    filter_horizontal = ["collections"]
+    # What the pipeline recorded is shown, not edited: the pipeline writes it again.
+    readonly_fields = ["sha256", "original_filename", "size_bytes", "page_count", "added_at",
+                       "structure", "toc_pages", "lot_pages", "anomalies"]
+
+
+@admin.register(Collection)
+class CollectionAdmin(admin.ModelAdmin):
+    list_display = ["name", "created_at"]
+    search_fields = ["name"]
 
 
 @admin.register(Page)

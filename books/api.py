@@ -1,20 +1,24 @@
-"""JSON API of the shelf (django-ninja): books, their stages, pages and search."""
+"""JSON API of the shelf (django-ninja): books (registered, edited, deleted), stages, pages, search."""
 
 from datetime import datetime
+from urllib.parse import urlencode
 
 from django.core.exceptions import PermissionDenied
+from django.http import QueryDict
 from django.db.models import Prefetch
 from ninja import File, Form, Router, Schema, Status
 from ninja.decorators import decorate_view
 from ninja.files import UploadedFile
 
-from books import actions, search
+from books import actions, deletion, editing, hits, manage_views
 from books.access import get_book, is_librarian
+from books.forms import BookForm
 from books.models import Book
 from books.registration import RegistrationError
 from books.uploads import limited_api_upload
 from chat import clip
 from indexing.models import StageRun
+from librarian.auth import LIBRARIANS
 from librarian.inputs import CleanStr, Id
 
 router = Router(tags=["books"])
@@ -30,16 +34,36 @@ class StageOut(Schema):
     error: str
 
 
+class CollectionRef(Schema):
+    id: int
+    name: str
+
+
 class BookOut(Schema):
     id: int
     title: str
+    authors: list[str]
+    year: int | None
+    edition: str
     pages: int
     languages: list[str]
+    collections: list[CollectionRef]
     sha256: str
     original_filename: str
     size_bytes: int
     added_at: datetime
     stages: dict[str, StageOut]
+
+
+class BookPatch(Schema):
+    """The details to change; fields left out stay as they are."""
+
+    title: str | None = None
+    authors: list[str] | None = None
+    year: int | None = None
+    edition: str | None = None
+    languages: list[str] | None = None
+    collections: list[int] | None = None
 
 
 class RegisteredOut(Schema):
@@ -70,6 +94,9 @@ class HitOut(Schema):
     book_id: int
     book_title: str
     page: int
+    label: str
+    section: list[str]
+    kind: str
     score: float
     excerpt: str
     highlights: list[str]
@@ -80,13 +107,21 @@ class ErrorOut(Schema):
     detail: str
 
 
+class FormErrorOut(ErrorOut):
+    fields: dict[str, list[str]]
+
+
 def book_out(book: Book) -> dict:
     runs = book.stage_runs.all()
     return {
         "id": book.pk,
         "title": book.title,
+        "authors": book.author_list,
+        "year": book.year,
+        "edition": book.edition,
         "pages": book.page_count,
         "languages": book.language_list,
+        "collections": [{"id": c.pk, "name": c.name} for c in book.collections.all()],
         "sha256": book.sha256,
         "original_filename": book.original_filename,
         "size_bytes": book.size_bytes,
@@ -107,7 +142,7 @@ def book_out(book: Book) -> dict:
 
 
 def _books():
-    return Book.objects.prefetch_related(Prefetch("stage_runs"))
+    return Book.objects.prefetch_related(Prefetch("stage_runs"), "collections")
 
 
 def require_librarian(request):
@@ -115,37 +150,21 @@ def require_librarian(request):
         raise PermissionDenied("Only librarians can do this.")
 
 
-class LibrariansOnly:
-    """Authentication for operations whose input must not be read for readers (uploads).
-
-    The API's own authentication, then 403 for a reader, before any parameter
-    is parsed or validated.
-    """
-
-    def __call__(self, request):
-        from librarian.api import api  # the root imports this router
-
-        for auth in api.auth if isinstance(api.auth, list | tuple) else [api.auth]:
-            if user := auth(request):
-                require_librarian(request)
-                return user
-        return None
-
-
 @router.get("/books", response=list[BookOut])
-def list_books(request):
-    return [book_out(book) for book in _books()]
+def list_books(request, collection: int | None = None):
+    """Every book on the shelf, newest first; with collection, the books in that collection."""
+    books = _books() if collection is None else _books().filter(collections=collection)
+    return [book_out(book) for book in books]
 
 
 @router.post("/books", response={200: RegisteredOut, 201: RegisteredOut, 400: ErrorOut,
-                                  413: ErrorOut}, auth=LibrariansOnly())
+                                  413: ErrorOut}, auth=LIBRARIANS)
 @decorate_view(limited_api_upload)
 def register_book(request, file: File[UploadedFile], title: Form[str] = ""):
-    """Register a PDF. The same file twice is the same book (200, created false).
+    """Register a PDF (librarians). The same file twice is the same book (200, created false).
 
     A file over the upload limit is refused (413) before it is read whole.
     """
-    require_librarian(request)
     [outcome] = actions.register_uploads([file], request.user, title=title.strip())
     if outcome.error:
         raise RegistrationError("rejected", outcome.error)
@@ -159,9 +178,48 @@ def book_detail(request, book_id: int):
     return book_out(get_book(book_id))
 
 
-@router.post("/books/{book_id}/stages/{stage}/retry", response={200: BookOut, 409: ErrorOut})
+@router.patch("/books/{book_id}", response={200: BookOut, 400: FormErrorOut}, auth=LIBRARIANS)
+def edit_book(request, book_id: int, patch: BookPatch):
+    """Change a book's details and collections (librarians); what is left out stays."""
+    book = get_book(book_id)
+    form = BookForm(_form_data(book, patch.dict(exclude_unset=True)), instance=book)
+    if not form.is_valid():
+        fields = {name: [str(e) for e in errors] for name, errors in form.errors.items()}
+        return Status(400, {"code": "invalid", "detail": "Some details are not valid.",
+                            "fields": fields})
+    editing.save_book(form)
+    return book_out(_books().get(pk=book.pk))
+
+
+def _form_data(book: Book, changes: dict) -> dict:
+    """Return the BookForm data for book with changes applied (lists as the form takes them)."""
+    data = {"title": book.title, "authors": book.authors, "year": book.year or "",
+            "edition": book.edition, "languages": book.language_list,
+            "collections": list(book.collections.values_list("pk", flat=True))}
+    for name, value in changes.items():
+        if name == "authors":
+            value = "; ".join(value or [])
+        data[name] = "" if value is None else value
+    return QueryDict(urlencode(data, doseq=True))
+
+
+@router.delete("/books/{book_id}", response={204: None}, auth=LIBRARIANS)
+def delete_book(request, book_id: int):
+    """Delete a book and everything made from it (librarians); a running stage is stopped."""
+    deletion.delete_book(get_book(book_id))
+    return Status(204, None)
+
+
+@router.get("/books/{book_id}/original", response={200: None},
+            openapi_extra={"responses": {200: {"content": {"application/pdf": {}}}}})
+def original(request, book_id: int):
+    """The file as it was registered, under its original name."""
+    return manage_views.original_file(get_book(book_id))
+
+
+@router.post("/books/{book_id}/stages/{stage}/retry", response={200: BookOut, 409: ErrorOut},
+             auth=LIBRARIANS)
 def retry_stage(request, book_id: int, stage: str):
-    require_librarian(request)
     book = get_book(book_id)
     if not actions.retry_stage(book, stage):
         return Status(409, {"code": "not_failed", "detail": "That stage has not failed."})
@@ -191,17 +249,22 @@ def clip_pages(request, book_id: int, start: int, end: int | None = None):
 
 
 @router.get("/search", response=list[HitOut])
-def search_pages(request, q: CleanStr, book: Id | None = None, limit: int = 20):
-    hits = search.search(q, book_ids=[book] if book else None, limit=max(1, min(limit, 100)))
-    titles = dict(Book.objects.filter(pk__in={hit.book_id for hit in hits}).values_list("pk", "title"))
+def search_pages(request, q: CleanStr, book: Id | None = None, collection: Id | None = None,
+                 limit: int = 20):
+    """Pages holding every word of q, best section first; contents and index pages last."""
+    book_ids = [book] if book else editing.book_ids_in(collection) if collection else None
+    groups = hits.search_grouped(q, book_ids, limit=max(1, min(limit, 100)))
     return [
         {
             "book_id": hit.book_id,
-            "book_title": titles.get(hit.book_id, ""),
+            "book_title": group.book.title,
             "page": hit.page,
+            "label": hit.label,
+            "section": section.titles,
+            "kind": section.kind,
             "score": hit.score,
             "excerpt": "".join(segment for segment, _ in hit.excerpt),
             "highlights": sorted({segment for segment, matched in hit.excerpt if matched}),
         }
-        for hit in hits
+        for group in groups for section in group.sections for hit in section.hits
     ]

@@ -7,6 +7,23 @@ from django.urls import reverse
 from books.storage import blob_path
 
 LIBRARIANS_GROUP = "librarians"
+AUTHOR_SEPARATOR = "; "
+
+
+class Collection(models.Model):
+    """A shelf of its own: a named group of books (a book may be on several)."""
+
+    name = models.CharField(max_length=100, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("shelf") + f"?collection={self.pk}"
 
 
 class Book(models.Model):
@@ -16,8 +33,18 @@ class Book(models.Model):
     size_bytes = models.BigIntegerField()
     page_count = models.PositiveIntegerField()
     languages = models.CharField(
-        max_length=32, blank=True, help_text="Comma-separated language codes found in the text."
+        max_length=64, blank=True,
+        help_text="Comma-separated language codes, found in the text or set by a librarian.",
     )
+    languages_fixed = models.BooleanField(
+        default=False, help_text="Set by a librarian: reading the book again leaves them alone."
+    )
+    authors = models.CharField(
+        max_length=500, blank=True, help_text='Names as the book prints them, "; " between them.'
+    )
+    year = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Year published.")
+    edition = models.CharField(max_length=100, blank=True, help_text='As printed ("2nd", "第3版").')
+    collections = models.ManyToManyField(Collection, blank=True, related_name="books")
     added_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
@@ -56,6 +83,10 @@ class Book(models.Model):
     @property
     def language_list(self):
         return [code for code in self.languages.split(",") if code]
+
+    @property
+    def author_list(self):
+        return [name.strip() for name in self.authors.split(AUTHOR_SEPARATOR.strip()) if name.strip()]
 
 
 class Page(models.Model):

@@ -19,6 +19,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 
 from books import storage
+from books.metadata import usable_title
 from books.models import Book
 from librarian.inputs import clean_text
 
@@ -65,6 +66,7 @@ class Limits:
 class PdfFacts:
     page_count: int
     title: str
+    authors: str = ""
     warnings: tuple[str, ...] = ()
 
 
@@ -146,8 +148,10 @@ def _check_pages(document, limits: Limits) -> PdfFacts:
                 "bad_page_size",
                 f"Page {index + 1} has an impossible size ({rect.width:.0f} × {rect.height:.0f} pt).",
             )
-    title = (document.metadata or {}).get("title", "") or ""
-    return PdfFacts(page_count=count, title=title.strip(), warnings=tuple(active_content(document)))
+    metadata = document.metadata or {}
+    return PdfFacts(page_count=count, title=usable_title(metadata.get("title", "")),
+                    authors=" ".join((metadata.get("author") or "").split())[:500],
+                    warnings=tuple(active_content(document)))
 
 
 # Keys of the objects that make a PDF do things when opened: scripts, launched
@@ -245,6 +249,7 @@ def _create(path, sha256, size, facts, filename, title, user) -> Registration:
         with transaction.atomic():
             book = Book.objects.create(
                 title=_first_text(title, facts.title, Path(filename).stem, "book")[:500],
+                authors=facts.authors,
                 sha256=sha256,
                 original_filename=filename,
                 size_bytes=size,

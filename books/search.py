@@ -10,9 +10,10 @@ use case-insensitive containment through the ORM.
 from dataclasses import dataclass
 
 from django.db import connection
+from django.db.models import Q
 
 from books.models import Page
-from books.text import excerpt, for_search, query_terms
+from books.text import excerpt, for_search, query_terms, term_variants
 
 FTS_TABLE = "books_page_fts"
 TRIGRAM = 3
@@ -25,6 +26,7 @@ class Hit:
     page: int
     score: float
     excerpt: list
+    label: str = ""  # the printed page number, where known (filled in by books.hits)
 
 
 def uses_fts() -> bool:
@@ -79,11 +81,28 @@ def search(query: str, book_ids=None, limit: int = 50) -> list[Hit]:
         return []
     search_rows = {"sqlite": _search_fts, "postgresql": _search_pg}.get(connection.vendor, _search_orm)
     rows = search_rows(terms, book_ids, limit)
-    return [
-        Hit(page_id=page_id, book_id=book_id, page=number, score=score,
-            excerpt=excerpt(text, terms))
-        for page_id, book_id, number, text, score in rows
-    ]
+    hits = []
+    for page_id, book_id, number, text, score in rows:
+        shown = match_terms(terms, text)
+        hits.append(Hit(page_id=page_id, book_id=book_id, page=number, score=score,
+                        excerpt=excerpt(text, shown, around=max(shown, key=len))))
+    return hits
+
+
+def match_terms(terms: list[str], text: str | None = None) -> list[str]:
+    """Return what to highlight for terms: each term, and the parts of a dashed one.
+
+    Given the text, the parts only where the whole term is not in it: a page
+    that says "apt-mark" should not light up every "apt" in "aptitude".
+    """
+    folded = text.casefold() if text is not None else None
+    shown = list(terms)
+    for term in terms:
+        if folded is not None and term.casefold() in folded:
+            continue
+        for way in term_variants(term)[1:]:
+            shown.extend(part for part in way if part not in shown)
+    return shown
 
 
 def _like(term: str) -> str:
@@ -91,12 +110,24 @@ def _like(term: str) -> str:
     return f"%{escaped}%"
 
 
+def _quoted(term: str) -> str:
+    return '"' + term.replace('"', '""') + '"'
+
+
+def _fts_term(term: str) -> str:
+    """Return the MATCH expression for one term: itself, or its parts where a dash joins them."""
+    ways = term_variants(term)
+    if len(ways) == 1:
+        return _quoted(term)
+    return "(" + " OR ".join("(" + " AND ".join(map(_quoted, way)) + ")" for way in ways) + ")"
+
+
 def _search_fts(terms, book_ids, limit):
     long_terms = [term for term in terms if len(term) >= TRIGRAM]
     where, params = [], []
     if long_terms:
         where.append(f"{FTS_TABLE} MATCH %s")
-        params.append(" AND ".join('"' + term.replace('"', '""') + '"' for term in long_terms))
+        params.append(" AND ".join(_fts_term(term) for term in long_terms))
     for term in terms:
         if len(term) < TRIGRAM:
             where.append(f"{FTS_TABLE}.text LIKE %s ESCAPE '\\'")
@@ -105,16 +136,16 @@ def _search_fts(terms, book_ids, limit):
         book_ids = list(book_ids) or [0]
         where.append(f"p.book_id IN ({', '.join(['%s'] * len(book_ids))})")
         params.extend(book_ids)
-    rank = f"bm25({FTS_TABLE})" if long_terms else "0"
+    # bm25 is lower for better matches; short terms alone are ranked by how often they recur.
+    rank, rank_params = (f"-bm25({FTS_TABLE})", []) if long_terms else _count_rank(terms, "length")
     sql = (
-        f"SELECT p.id, p.book_id, p.number, {FTS_TABLE}.text, {rank} AS rank "
+        f"SELECT p.id, p.book_id, p.number, {FTS_TABLE}.text, {rank} AS score "
         f"FROM {FTS_TABLE} JOIN books_page p ON p.id = {FTS_TABLE}.rowid "
-        f"WHERE {' AND '.join(where)} ORDER BY rank, p.book_id, p.number LIMIT %s"
+        f"WHERE {' AND '.join(where)} ORDER BY score DESC, p.book_id, p.number LIMIT %s"
     )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*params, limit])
-        # bm25 is lower for better matches; report higher-is-better scores.
-        return [(pid, bid, num, text, -rank) for pid, bid, num, text, rank in cursor.fetchall()]
+        cursor.execute(sql, [*rank_params, *params, limit])
+        return [(pid, bid, num, text, float(score)) for pid, bid, num, text, score in cursor]
 
 
 def page_scores(terms, book_ids, limit: int) -> dict | None:
@@ -151,30 +182,47 @@ def page_scores(terms, book_ids, limit: int) -> dict | None:
 
 
 def _pg_rank(long_terms) -> tuple[str, list]:
+    return _count_rank(long_terms, "char_length")
+
+
+def _count_rank(terms, char_length: str) -> tuple[str, list]:
     """Return a score expression over FTS_TABLE.text and its parameters.
 
     A BM25-like saturation of each term's count on the page, so a page where
-    the terms recur ranks first.
+    the terms recur ranks first. char_length names the SQL function.
     """
     text = f"{FTS_TABLE}.text"
-    length = f"(0.25 + 0.75 * char_length({text}) / 2000.0)"
+    length = f"(0.25 + 0.75 * {char_length}({text}) / 2000.0)"
     parts, params = [], []
-    for term in long_terms:
-        count = f"((char_length({text}) - char_length(replace(lower({text}), %s, ''))) / {len(term)}.0)"
+    for term in terms:
+        count = (f"(({char_length}({text}) - {char_length}(replace(lower({text}), %s, '')))"
+                 f" / {len(term)}.0)")
         parts.append(f"{count} / ({count} + 1.2 * {length})")
         params += [term.lower()] * 2
     return " + ".join(parts) or "0", params
 
 
+def _ilike_term(term: str) -> tuple[str, list]:
+    """Return the condition for one term (its parts where a dash joins them) and its parameters."""
+    ways = term_variants(term)
+    sql = " OR ".join("(" + " AND ".join([f"{FTS_TABLE}.text ILIKE %s"] * len(way)) + ")"
+                      for way in ways)
+    return f"({sql})", [_like(part) for way in ways for part in way]
+
+
 def _search_pg(terms, book_ids, limit):
     # Every term is an ILIKE the trigram index serves; short terms only filter,
     # as on SQLite.
-    where = [f"{FTS_TABLE}.text ILIKE %s" for _ in terms]
-    params = [_like(term) for term in terms]
+    where, params = [], []
+    for term in terms:
+        condition, condition_params = _ilike_term(term)
+        where.append(condition)
+        params.extend(condition_params)
     if book_ids is not None:
         where.append("p.book_id = ANY(%s)")
         params.append(list(book_ids))
-    rank, rank_params = _pg_rank([term for term in terms if len(term) >= TRIGRAM])
+    long_terms = [term for term in terms if len(term) >= TRIGRAM]
+    rank, rank_params = _pg_rank(long_terms or terms)
     sql = (
         f"SELECT p.id, p.book_id, p.number, {FTS_TABLE}.text, {rank} AS score "
         f"FROM {FTS_TABLE} JOIN books_page p ON p.id = {FTS_TABLE}.rowid "
@@ -188,7 +236,10 @@ def _search_pg(terms, book_ids, limit):
 def _search_orm(terms, book_ids, limit):
     pages = Page.objects.exclude(text="")
     for term in terms:
-        pages = pages.filter(text__icontains=term)
+        either = Q()
+        for way in term_variants(term):
+            either |= Q(*(Q(text__icontains=part) for part in way))
+        pages = pages.filter(either)
     if book_ids is not None:
         pages = pages.filter(book_id__in=book_ids)
     rows = pages.order_by("book_id", "number").values_list("id", "book_id", "number", "text")

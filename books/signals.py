@@ -1,10 +1,8 @@
-import shutil
-
 from django.db import transaction
 from django.db.models.signals import post_delete, pre_delete
 from django.dispatch import Signal, receiver
 
-from books import search, storage
+from books import search
 from books.models import Book
 
 # Sent with book= after a reviewer changes a book's headings, inside the decision's
@@ -20,10 +18,8 @@ def forget_search_rows(sender, instance, **kwargs):
 
 @receiver(post_delete, sender=Book)
 def remove_files(sender, instance, **kwargs):
-    """Once the deletion is committed, remove the stored file and its rendered images."""
+    """Once the deletion is committed, remove the stored file, its images and its index."""
+    from books.deletion import remove_files
 
-    def remove():
-        storage.remove_blob(instance.sha256)
-        shutil.rmtree(storage.data_dir() / "cache" / "pages" / instance.sha256, ignore_errors=True)
-
-    transaction.on_commit(remove)
+    book_id, sha256 = instance.pk, instance.sha256
+    transaction.on_commit(lambda: remove_files(book_id, sha256))

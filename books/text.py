@@ -23,7 +23,19 @@ _LOOKALIKE_IN_WORD = re.compile(rf"(?<=[A-Za-z])[{_LOOKALIKE}]|[{_LOOKALIKE}](?=
 _KANA = re.compile(r"[\u3040-\u30ff\uff66-\uff9f]")
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _LATIN_WORD = re.compile(r"[A-Za-z]+")
-ENGLISH_WORDS = {"the", "and", "of", "to", "is", "in", "for", "that", "with", "this", "are"}
+# The commonest short words of each Latin-script language, chosen to overlap little.
+COMMON_WORDS = {
+    "en": {"the", "and", "of", "to", "is", "in", "for", "that", "with", "this", "are"},
+    "fr": {"le", "les", "des", "et", "est", "une", "dans", "pour", "qui", "du", "pas", "sur", "au",
+           "avec"},
+    "de": {"der", "die", "das", "und", "ist", "nicht", "mit", "von", "den", "ein", "eine", "auf",
+           "sich", "dem"},
+    "es": {"el", "los", "las", "y", "por", "con", "una", "para", "del", "se", "al", "como"},
+    "it": {"il", "di", "che", "per", "della", "non", "sono", "gli", "nel", "alla", "delle"},
+    "pt": {"os", "do", "da", "em", "um", "uma", "dos", "das", "no", "na", "com", "ao"},
+    "nl": {"het", "een", "van", "dat", "op", "te", "met", "voor", "niet", "zijn", "ook", "wordt"},
+}
+ENGLISH_WORDS = COMMON_WORDS["en"]
 
 
 def for_search(text: str) -> str:
@@ -51,13 +63,33 @@ def query_terms(query: str, limit: int = 10) -> list[str]:
     return terms[:limit]
 
 
-def excerpt(text: str, terms: list[str], width: int = 240) -> list[tuple[str, bool]]:
-    """Return a window of text around the first matched term, as (segment, is_match) pairs."""
+DASHES = re.compile(r"[-\u2010-\u2015\u2212\uff0d]+")
+MIN_PART = 3  # parts shorter than a trigram would match almost anything
+
+
+def term_variants(term: str) -> list[list[str]]:
+    """Return the ways a page can hold term: [[term]], and [[term], parts] for a dashed word.
+
+    OCR reads a hyphen as a dash, drops it at a line end or spaces it out, so
+    "apt-mark" is also found as "apt" and "mark" anywhere on the page.
+    """
+    parts = [part for part in DASHES.split(term) if part]
+    if len(parts) > 1 and all(len(part) >= MIN_PART for part in parts):
+        return [[term], parts]
+    return [[term]]
+
+
+def excerpt(text: str, terms: list[str], width: int = 240,
+            around: str | None = None) -> list[tuple[str, bool]]:
+    """Return a window of text around the first matched term, as (segment, is_match) pairs.
+
+    With around, the window opens at around's first occurrence where it has one.
+    """
     if not terms:
         return [(text[:width], False)] if text else []
     pattern = re.compile("|".join(re.escape(term) for term in sorted(terms, key=len, reverse=True)),
                          re.IGNORECASE)
-    first = pattern.search(text)
+    first = (around and re.search(re.escape(around), text, re.IGNORECASE)) or pattern.search(text)
     centre = first.start() if first else 0
     start = max(0, centre - width // 3)
     end = min(len(text), start + width)
@@ -79,8 +111,9 @@ def excerpt(text: str, terms: list[str], width: int = 240) -> list[tuple[str, bo
 def detect_languages(text: str) -> list[str]:
     """Return language codes whose script makes up a real share of the text, commonest first.
 
-    Japanese is told apart from Chinese by its kana; English from other
-    Latin-script languages by its commonest words ("latn" for the rest).
+    Japanese is told apart from Chinese by its kana; Latin-script languages
+    apart by their commonest words (none is named when none stands out: a
+    librarian can say).
     """
     kana = len(_KANA.findall(text))
     han = len(_HAN.findall(text))
@@ -93,6 +126,16 @@ def detect_languages(text: str) -> list[str]:
     if kana + han >= 0.1 * total:
         shares["ja" if kana >= 0.05 * (kana + han) else "zh"] = kana + han
     if latin >= 0.1 * total:
-        english = sum(1 for word in words if word.lower() in ENGLISH_WORDS)
-        shares["en" if english >= 0.03 * len(words) else "latn"] = latin
+        code = latin_language(words)
+        if code:
+            shares[code] = latin
     return [code for code, _ in shares.most_common()]
+
+
+def latin_language(words: list[str]) -> str:
+    """Return the code of the language whose common words are most of words, or ""."""
+    lowered = [word.lower() for word in words]
+    counts = {code: sum(1 for word in lowered if word in common)
+              for code, common in COMMON_WORDS.items()}
+    code, count = max(counts.items(), key=lambda item: item[1])
+    return code if count >= 0.03 * len(words) else ""

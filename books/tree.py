@@ -10,6 +10,10 @@ class Node:
 
 
 REJECTED = "rejected"  # Heading.Status.REJECTED: kept with its history, never shown
+NOT_ON_A_PAGE = {"unresolved", "absent", "rejected"}
+SECTION_FIELDS = ("pk", "book_id", "parent_id", "title", "level", "page", "page_end", "line",
+                  "status", "position")
+"""What section_at and breadcrumb read of a heading: load only these for many headings."""
 
 
 def build_tree(headings) -> list[Node]:
@@ -39,6 +43,28 @@ def breadcrumb(headings, heading) -> list:
         path.append(heading)
         heading = by_id.get(heading.parent_id)
     return path[::-1]
+
+
+def section_at(headings, number: int, line: int | None = None) -> list:
+    """Return the breadcrumb (top first) of the section that holds page number, [] if none.
+
+    The section is the deepest placed heading whose pages hold the page; of
+    several that start on it, the last one to start before line (where the
+    words are on the page), if line is known.
+    """
+    def holds(heading) -> bool:
+        if heading.status in NOT_ON_A_PAGE or heading.page is None:
+            return False
+        if not heading.page <= number <= max(heading.page, heading.page_end or heading.page):
+            return False
+        starts_after = heading.page == number and line is not None and (heading.line or 0) > line
+        return not starts_after
+
+    covering = [heading for heading in headings if holds(heading)]
+    if not covering:
+        return []
+    deepest = max(covering, key=lambda h: (h.level, h.page, h.line or 0, h.position))
+    return breadcrumb(headings, deepest)
 
 
 def heading_counts(headings) -> dict[str, int]:

@@ -1,15 +1,21 @@
 from django.urls import path
 
-from books import views
+from books import manage_views, views
 
 urlpatterns = [
     path("", views.shelf, name="shelf"),
     path("books/register", views.register_books, name="register"),
     path("books/<int:pk>/", views.book, name="book"),
+    path("books/<int:pk>/edit", manage_views.edit_book, name="book-edit"),
+    path("books/<int:pk>/delete", manage_views.delete_book, name="book-delete"),
+    path("books/<int:pk>/original", manage_views.original, name="book-original"),
     path("books/<int:pk>/progress", views.book_progress, name="book-progress"),
     path("books/<int:pk>/stages/<slug:stage>/retry", views.retry_stage, name="retry-stage"),
     path("books/<int:pk>/search", views.search_view, name="book-search"),
     path("books/<int:pk>/pages/<int:number>/", views.page, name="page"),
     path("books/<int:pk>/pages/<int:number>/<slug:size>.png", views.page_image, name="page-image"),
+    path("collections/", manage_views.collections, name="collections"),
+    path("collections/<int:pk>/rename", manage_views.rename_collection, name="collection-rename"),
+    path("collections/<int:pk>/delete", manage_views.delete_collection, name="collection-delete"),
     path("search", views.search_view, name="search"),
 ]

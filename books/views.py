@@ -1,24 +1,31 @@
-"""Pages of the shelf: thin views over books.actions, books.search and books.rendering."""
+"""Pages of the shelf: thin views over books.actions, books.hits, books.viewer and books.rendering.
+
+A librarian's pages for changing the shelf are in books.manage_views.
+"""
+
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.db.models import Prefetch
-from django.http import FileResponse, Http404
+from django.db.models import Count, Prefetch
+from django.http import FileResponse, Http404, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.cache import cache_control
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_POST
 
-from books import actions, rendering, review, search, uploads
+from books import actions, editing, hits, rendering, review, uploads, viewer
 from books.access import get_book, is_librarian, librarian_required
-from books.models import Book
+from books.models import Book, Collection
 from books.registration import Limits
-from books.text import excerpt, query_terms
 from books.tree import build_tree, heading_counts
 from indexing.models import StageRun, pipeline_active
 from indexing.stages import STAGES
 
+MAX_QUERY = 1000
+SEARCH_LIMIT = 100
 THUMBS_PER_PAGE = 48
 BOOKS_PER_PAGE = 60
 STAGE_TITLES = {stage.name: stage.title for stage in STAGES}
@@ -36,14 +43,18 @@ def _fragment(request, template, partial):
 @login_required
 @require_GET
 def shelf(request):
-    shelf_page = Paginator(_with_runs(Book.objects.all()), BOOKS_PER_PAGE).get_page(
-        request.GET.get("p")
-    )
-    books = list(shelf_page)
-    active = any(pipeline_active(book.stage_runs.all()) for book in books)
-    context = {"books": books, "shelf_page": shelf_page, "active": active,
-               "limits": Limits.from_settings(),
-               "review_counts": review.open_counts([book.pk for book in books])
+    collections = list(Collection.objects.annotate(count=Count("books")))
+    chosen = next((c for c in collections if str(c.pk) == request.GET.get("collection")), None)
+    books = Book.objects.prefetch_related("collections")
+    if chosen:
+        books = books.filter(collections=chosen)
+    shelf_page = Paginator(_with_runs(books), BOOKS_PER_PAGE).get_page(request.GET.get("p"))
+    listed = list(shelf_page)
+    context = {"books": listed, "shelf_page": shelf_page,
+               "active": any(pipeline_active(book.stage_runs.all()) for book in listed),
+               "limits": Limits.from_settings(), "collections": collections, "chosen": chosen,
+               "filter": f"&collection={chosen.pk}" if chosen else "",
+               "review_counts": review.open_counts([book.pk for book in listed])
                if is_librarian(request.user) else {}}
     return render(request, _fragment(request, "books/shelf.html", "book-list"), context)
 
@@ -64,16 +75,34 @@ def _register_books(request):
         messages.error(request, "Choose one or more PDF files to register.")
         return redirect("shelf")
     title = request.POST.get("title", "").strip()
-    for outcome in actions.register_uploads(files, request.user, oversized, title):
-        if outcome.error:
-            messages.error(request, f"{outcome.filename}: {outcome.error}")
-        elif outcome.created:
-            messages.success(request, f"{outcome.filename}: registered as “{outcome.book}”.")
-        else:
-            messages.info(request, f"{outcome.filename}: already on the shelf as “{outcome.book}”.")
-        for warning in outcome.warnings:
-            messages.warning(request, f"{outcome.filename}: {warning}")
+    outcomes = actions.register_uploads(files, request.user, oversized, title)
+    for outcome in outcomes:  # shown on the shelf the browser goes back to
+        _tell(request, outcome)
+    if "application/json" in request.headers.get("Accept", ""):
+        return JsonResponse({"outcomes": [_outcome(outcome) for outcome in outcomes],
+                             "next": reverse("shelf")})
     return redirect("shelf")
+
+
+def _tell(request, outcome) -> None:
+    if outcome.error:
+        messages.error(request, f"{outcome.filename}: {outcome.error}")
+    elif outcome.created:
+        messages.success(request, f"{outcome.filename}: registered as “{outcome.book}”.")
+    else:
+        messages.info(request, f"{outcome.filename}: already on the shelf as “{outcome.book}”.")
+    for warning in outcome.warnings:
+        messages.warning(request, f"{outcome.filename}: {warning}")
+
+
+def _outcome(outcome) -> dict:
+    """Return one upload's outcome as the upload script shows it."""
+    if outcome.error:
+        return {"file": outcome.filename, "ok": False, "message": outcome.error}
+    said = "registered as" if outcome.created else "already on the shelf as"
+    return {"file": outcome.filename, "ok": True, "created": outcome.created,
+            "message": f"{said} “{outcome.book}”", "url": outcome.book.get_absolute_url(),
+            "warnings": list(outcome.warnings)}
 
 
 @login_required
@@ -82,8 +111,11 @@ def book(request, pk):
     book = get_book(pk)
     thumbs = Paginator(range(1, book.page_count + 1), THUMBS_PER_PAGE).get_page(request.GET.get("p"))
     headings = list(book.headings.order_by("position"))
+    first = book.pages.filter(number=1).values_list("width", "height").first()
     context = {
+        "thumb_height": round(120 * first[1] / first[0]) if first and first[0] else "",
         "book": book,
+        "collections": list(book.collections.all()),
         "thumbs": thumbs,
         "tree": build_tree(headings),
         "heading_counts": heading_counts(headings),
@@ -132,10 +164,14 @@ def retry_stage(request, pk, stage):
 @require_GET
 def search_view(request, pk=None):
     book = get_book(pk) if pk is not None else None
-    query = request.GET.get("q", "").strip()
-    hits = search.search(query, book_ids=[book.pk] if book else None) if query else []
-    titles = dict(Book.objects.filter(pk__in={hit.book_id for hit in hits}).values_list("pk", "title"))
-    context = {"book": book, "query": query, "hits": hits, "titles": titles}
+    query = request.GET.get("q", "").strip()[:MAX_QUERY]
+    collections = list(Collection.objects.all())
+    chosen = next((c for c in collections if str(c.pk) == request.GET.get("collection")), None)
+    book_ids = [book.pk] if book else editing.book_ids_in(chosen.pk) if chosen else None
+    groups = hits.search_grouped(query, book_ids, SEARCH_LIMIT) if query else []
+    context = {"book": book, "query": query, "groups": groups, "limit": SEARCH_LIMIT,
+               "count": sum(group.count for group in groups),
+               "collections": collections, "chosen": chosen}
     return render(request, _fragment(request, "books/search.html", "results"), context)
 
 
@@ -146,8 +182,9 @@ def page(request, pk, number):
     if not 1 <= number <= book.page_count:
         raise Http404("No such page.")
     stored = book.pages.filter(number=number).first()
-    query = request.GET.get("q", "")
-    text = stored.text if stored else ""
+    query = request.GET.get("q", "")[:MAX_QUERY]
+    quote = request.GET.get("quote", "")[:MAX_QUERY]
+    keep = urlencode({key: value for key, value in (("q", query), ("quote", quote)) if value})
     context = {
         "book": book,
         "number": number,
@@ -155,7 +192,9 @@ def page(request, pk, number):
         "previous": number - 1 if number > 1 else None,
         "next": number + 1 if number < book.page_count else None,
         "query": query,
-        "highlighted": excerpt(text, query_terms(query), width=len(text)),
+        "quote": quote,
+        "keep": f"?{keep}" if keep else "",
+        **viewer.page_view(book, stored, query, quote),
     }
     return render(request, "books/page.html", context)
 

@@ -29,19 +29,39 @@ def get_answer(user, pk: int) -> Message:
     )
 
 
-def check_question(text: str, book_id: str | None) -> tuple[str, list[int]]:
-    """Return the cleaned question and the books it is limited to, or raise AskError."""
+def check_question(text: str, book_id: str | None,
+                   collection_id: str | None = None) -> tuple[str, list[int]]:
+    """Return the cleaned question and the books it is limited to, or raise AskError.
+
+    A book narrows the question to itself; a collection to its books (both: the
+    book, if it is in the collection).
+    """
     question = " ".join(clean_text(text or "").split())
     if not question:
         raise AskError("Type a question first.")
     if len(question) > MAX_QUESTION_CHARS:
         raise AskError(f"Keep the question under {MAX_QUESTION_CHARS} characters.")
+    books = _in_collection(collection_id) if collection_id else None
     if not book_id:
-        return question, []
+        return question, books or []
     book = Book.objects.only("pk").filter(pk=whole_number(book_id, minimum=1) or 0).first()
     if book is None:
         raise AskError("That book is not on the shelf any more.")
+    if books is not None and book.pk not in books:
+        raise AskError("That book is not in the collection chosen: choose one or the other.")
     return question, [book.pk]
+
+
+def _in_collection(collection_id: str) -> list[int]:
+    """Return the ids of the books in a collection, or raise AskError."""
+    from books.editing import book_ids_in
+
+    books = book_ids_in(collection_id)
+    if books is None:
+        raise AskError("That collection is not on the shelf any more.")
+    if not books:
+        raise AskError("That collection has no books yet.")
+    return books
 
 
 @transaction.atomic

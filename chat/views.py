@@ -9,7 +9,7 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 
 from books.access import get_book
-from books.models import Book
+from books.models import Book, Collection
 from chat import actions, answering, clip, examples
 from chat.models import Message
 from librarian.inputs import whole_number
@@ -20,6 +20,7 @@ BOOKS_IN_MENU = 200
 def _page(request, conversation=None, status=200):
     thread = list(conversation.messages.all()) if conversation else []
     books = list(Book.objects.only("pk", "title")[:BOOKS_IN_MENU])
+    collections = list(Collection.objects.all())
     _label_scopes(thread, {book.pk: book.title for book in books})
     last_question = next((m for m in reversed(thread) if m.role == Message.Role.USER), None)
     context = {
@@ -27,11 +28,30 @@ def _page(request, conversation=None, status=200):
         "conversations": actions.conversations_of(request.user),
         "thread": thread,
         "books": books,
-        "scope": (last_question.book_ids or [None])[0] if last_question else None,
+        "collections": collections,
+        "collection": _collection_of(last_question, collections),
+        "scope": _book_of(last_question),
         "examples": [] if thread else examples.questions(books),
         "prefill": request.GET.get("q", "")[: actions.MAX_QUESTION_CHARS],
     }
     return render(request, "chat/chat.html", context, status=status)
+
+
+def _book_of(question) -> int | None:
+    """Return the book a question was limited to, if it was limited to one."""
+    return question.book_ids[0] if question and len(question.book_ids) == 1 else None
+
+
+def _collection_of(question, collections) -> int | None:
+    """Return the collection whose books a question was limited to, if any (for the next one)."""
+    if not question or len(question.book_ids) < 2:
+        return None
+    members: dict[int, set] = {}
+    for collection_id, book_id in Book.collections.through.objects.values_list(
+            "collection_id", "book_id"):
+        members.setdefault(collection_id, set()).add(book_id)
+    wanted = set(question.book_ids)
+    return next((c.pk for c in collections if members.get(c.pk) == wanted), None)
 
 
 def _label_scopes(thread, titles):
@@ -63,7 +83,8 @@ def ask(request):
     current = actions.get_conversation(request.user, pk) if pk else None
     try:
         question, book_ids = actions.check_question(request.POST.get("question"),
-                                                    request.POST.get("book"))
+                                                    request.POST.get("book"),
+                                                    request.POST.get("collection"))
     except actions.AskError as error:
         if _wants_json(request):
             return JsonResponse({"error": str(error)}, status=400)

@@ -93,6 +93,8 @@ class Stage(ABC):
     """What the stage does, as shown to people ("Reading pages")."""
     unit: ClassVar[str] = "pages"
     """What its progress counts ("pages", "headings", "passages")."""
+    ahead: ClassVar[bool] = False
+    """Claimed before other books' stages: quick, and what people see first (previews)."""
 
     def setup(self, ctx: StageContext) -> None:
         """Load what the stage needs (models, engines) before the book is touched."""

@@ -16,7 +16,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import close_old_connections, connection
-from django.db.models import Count, Exists, F, OuterRef
+from django.db.models import Case, Count, Exists, F, OuterRef, Value, When
 from django.utils import timezone
 
 from indexing.contract import Stage, StageCancelled, StageContext, StageError
@@ -83,7 +83,10 @@ def runnable(stages=None, book_id=None):
         runs = runs.filter(stage__in=stages)
     if book_id is not None:
         runs = runs.filter(book_id=book_id)
-    return runs.order_by("book__added_at", "book_id", "position")
+    # A new book's quick stages (its previews) need not wait for an old book's long OCR.
+    ahead = [stage.name for stage in STAGES if stage.ahead]
+    first = Case(When(stage__in=ahead, then=Value(0)), default=Value(1))
+    return runs.order_by(first, "book__added_at", "book_id", "position")
 
 
 def claim_next(worker: str, stages=None, book_id=None) -> StageRun | None:
@@ -242,6 +245,7 @@ def execute(run: StageRun, worker: str, ctx: StageContext | None = None) -> str:
         summary = stage.run(ctx, run.book, claim.progress)
     except StageCancelled:
         logger.warning("Stopped %s of book %s: the claim was taken away", run.stage, run.book_id)
+        _forget_if_deleted(run)
         return "cancelled"
     except StageError as error:
         return _record_failure(run, claim, error.message, error.detail, error.retryable)
@@ -251,9 +255,20 @@ def execute(run: StageRun, worker: str, ctx: StageContext | None = None) -> str:
     finally:
         heartbeat.stop.set()
         stage.cleanup()
-    claim.finish(status=Status.DONE, summary=summary[:500], done=F("total"), message="")
+    if not claim.finish(status=Status.DONE, summary=summary[:500], done=F("total"), message=""):
+        _forget_if_deleted(run)
+        return "cancelled"
     logger.info("Finished %s of book %s: %s", run.stage, run.book_id, summary)
     return Status.DONE
+
+
+def _forget_if_deleted(run: StageRun) -> None:
+    """Remove what a stage wrote to disk for a book deleted while it ran."""
+    from books.deletion import remove_files
+    from books.models import Book
+
+    if not Book.objects.filter(pk=run.book_id).exists():
+        remove_files(run.book_id, run.book.sha256)
 
 
 def _record_failure(run, claim, message, detail, retryable) -> str:

@@ -1,30 +1,32 @@
 """The JSON API root: one router per app, one place that maps domain errors to responses."""
 
-from django.contrib.auth import authenticate
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from ninja import NinjaAPI
 from ninja.errors import HttpError
-from ninja.security import HttpBasicAuth, django_auth
+from ninja.security import django_auth
 
 from books.api import router as books_router
+from books.collections_api import router as collections_router
 from books.registration import RegistrationError
 from books.review import ReviewError
 from books.review_api import router as review_router
+from librarian.auth import BasicAuth
 from retrieval.api import router as retrieval_router
 
+DESCRIPTION = """\
+The shelf of the librarian as JSON: register, describe, group and delete books,
+follow their pipeline, read their pages, search them, ask where something is
+and review flagged headings.
 
-class BasicAuth(HttpBasicAuth):
-    """HTTP Basic with a Django account, for scripts (curl) that have no session."""
+**Signing in.** In the browser the session you are logged in with is used
+(requests that change something need the `X-CSRFToken` header). Scripts use
+HTTP Basic with an account:
+`curl -u alice:PASSWORD -F file=@book.pdf https://…/api/books`.
+Operations that change the shelf are for librarians; readers get 403.
 
-    def authenticate(self, request, username, password):
-        # Through django-axes: failures count, and a locked-out account gets its 429.
-        user = authenticate(request, username=username, password=password)
-        if user is not None and user.is_active:
-            request.user = user
-            return user
-        return None
-
+[← Back to the librarian](/) · [Shelf](/) · [Chat](/chat/)
+"""
 
 ERROR_SCHEMAS = {
     "ProblemOut": {
@@ -73,11 +75,13 @@ class LibrarianAPI(NinjaAPI):
 api = LibrarianAPI(
     title="Librarian API",
     version="1",
+    description=DESCRIPTION,
     auth=[BasicAuth(), django_auth],  # Basic first: scripts send no CSRF token
     docs_decorator=login_required,
     urls_namespace="api",
 )
 api.add_router("/", books_router)
+api.add_router("/", collections_router)
 api.add_router("/", retrieval_router)
 api.add_router("/", review_router)
 

@@ -1,10 +1,21 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
+from django.shortcuts import redirect
+from django.templatetags.static import static
 from django.urls import include, path
+from django.views.decorators.cache import cache_control
 
 from librarian.api import api
 
+
+@cache_control(max_age=86400)
+def favicon(request):
+    """Send browsers that ask for /favicon.ico (the admin and API docs pages) to the icon."""
+    return redirect(static("favicon.svg"), permanent=True)
+
+
 urlpatterns = [
+    path("favicon.ico", favicon, name="favicon"),
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),

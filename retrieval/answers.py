@@ -347,7 +347,8 @@ def _in_range(shelf, book_id, plan) -> tuple[set[int], bool]:
 def _physical(book, pages) -> tuple[int, int]:
     """Return the physical pages printed as pages; the same numbers where none are printed."""
     labels = Page.objects.filter(book=book).exclude(label="").values_list("number", "label")
-    inside = [n for n, label in labels if label.isdigit() and pages[0] <= int(label) <= pages[1]]
+    inside = [n for n, label in labels
+              if label.isascii() and label.isdigit() and pages[0] <= int(label) <= pages[1]]
     return (min(inside), max(inside)) if inside else pages
 
 

@@ -81,14 +81,14 @@ def test_it_refuses_broken_files_with_a_reason_and_keeps_nothing(name, tmp_path,
 def test_a_pdf_locked_only_against_editing_is_read(tmp_path):
     text = "Locked against editing, open to reading"
     book = register_path(make_encrypted_pdf(tmp_path / "locked.pdf", user_pw="", text=text)).book
-    run_pending("test-worker", stages=["ocr"])
+    run_pending("test-worker", stages=["previews", "ocr"])
     assert Page.objects.get(book=book).text == text
 
 
 def test_a_page_drawn_with_an_inline_image_is_not_taken_for_blank(tmp_path, settings):
     settings.LIBRARIAN_OCR_ENGINE = "none"
     book = register_path(hostile.make_inline_scan(tmp_path / "inline.pdf")).book
-    run_pending("test-worker", stages=["ocr"])
+    run_pending("test-worker", stages=["previews", "ocr"])
     assert Page.objects.get(book=book).source == "none"  # an unread scan, not a blank page
 
 

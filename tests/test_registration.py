@@ -34,6 +34,7 @@ def test_it_registers_a_pdf(english_pdf, data_dir):
     assert book.page_count == 3
     assert book.original_filename == "boats.pdf"
     assert list(book.stage_runs.values_list("stage", "status")) == [
+        ("previews", "pending"),
         ("ocr", "pending"),
         ("ingest", "pending"),
         ("index", "pending"),

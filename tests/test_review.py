@@ -32,7 +32,7 @@ PAGES = [
 def read(shelve, path):
     """Register path and read its pages (the only stage review needs: lines with boxes)."""
     book = shelve(path, process=False)
-    run_pending("test-worker", stages=["ocr"], book_id=book.pk)
+    run_pending("test-worker", stages=["previews", "ocr"], book_id=book.pk)
     return book
 
 

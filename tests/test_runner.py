@@ -183,7 +183,8 @@ class TestTheRealPipeline:
         book = shelve(english_pdf)
         runs = {run.stage: run for run in book.stage_runs.all()}
         assert {name: run.status for name, run in runs.items()} == {
-            "ocr": "done", "ingest": "done", "index": "done", "verify": "done", "embed": "done",
+            "previews": "done", "ocr": "done", "ingest": "done", "index": "done", "verify": "done",
+            "embed": "done",
         }
         assert runs["ocr"].summary == "3 pages, 3 from the text layer"
         assert (runs["ocr"].done, runs["ocr"].total) == (3, 3)
@@ -197,7 +198,7 @@ class TestTheRealPipeline:
 
     def test_ocr_resumes_where_it_stopped(self, shelve, english_pdf):
         book = shelve(english_pdf, process=False)
-        runner.run_pending("w1", stages=["ocr"])
+        runner.run_pending("w1", stages=["previews", "ocr"])
         second = book.pages.get(number=2)
         book.pages.exclude(number=2).delete()  # as if the worker died after page 2
         StageRun.objects.filter(book=book).update(status=Status.PENDING)
@@ -268,8 +269,34 @@ def test_an_upgrade_recovers_finished_books_contents_again(shelve, tmp_path):
     assert before == [("1 Sails", 2), ("2 Knots", 3), ("3 Tides", 4)]
     importlib.import_module("indexing.migrations.0003_recover_contents_again").requeue(apps, None)
     status = dict(book.stage_runs.values_list("stage", "status"))
-    assert status == {"ocr": "done", "ingest": "done", "index": "pending",
+    assert status == {"previews": "done", "ocr": "done", "ingest": "done", "index": "pending",
                       "verify": "pending", "embed": "pending"}
     runner.run_pending("test-worker")
     assert set(book.stage_runs.values_list("status", flat=True)) == {"done"}
     assert list(book.headings.values_list("title", "page")) == before
+
+
+def test_the_previews_migration_puts_previews_first_for_books_already_shelved(shelve, english_pdf):
+    import importlib
+
+    from django.apps import apps
+
+    book = shelve(english_pdf)
+    book.stage_runs.filter(stage="previews").delete()  # a book from before the stage
+    for position, stage in enumerate(["ocr", "ingest", "index", "verify", "embed"]):
+        book.stage_runs.filter(stage=stage).update(position=position)
+    importlib.import_module("indexing.migrations.0004_previews_stage").add_previews(apps, None)
+    runs = list(book.stage_runs.order_by("position").values_list("stage", "position", "status"))
+    assert runs == [("previews", 0, "pending"), ("ocr", 1, "done"), ("ingest", 2, "done"),
+                    ("index", 3, "done"), ("verify", 4, "done"), ("embed", 5, "done")]
+    runner.run_pending("test-worker")
+    assert book.stage_runs.get(stage="previews").status == "done"
+
+
+def test_a_new_books_previews_go_before_an_older_books_long_stages(shelve, english_pdf, japanese_pdf):
+    older = shelve(english_pdf, process=False)
+    runner.run_pending("test-worker", stages=["previews"])
+    newer = shelve(japanese_pdf, process=False)
+    claimed = runner.claim_next("w1")
+    assert (claimed.book_id, claimed.stage) == (newer.pk, "previews")
+    assert older.stage_runs.get(stage="ocr").status == "pending"

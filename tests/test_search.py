@@ -34,9 +34,10 @@ def test_it_finds_japanese_without_a_word_segmenter(fune):
     assert pages(search.search("もやい結び")) == [(fune.pk, 3)]
 
 
-def test_it_finds_terms_shorter_than_three_characters(fune):
-    assert pages(search.search("結び")) == [(fune.pk, 1), (fune.pk, 3)]
-    assert pages(search.search("帆")) == [(fune.pk, 1), (fune.pk, 2)]
+def test_it_finds_terms_shorter_than_three_characters_and_ranks_them(fune):
+    # Page 3 says 結び twice, the contents once: the body page comes first.
+    assert pages(search.search("結び")) == [(fune.pk, 3), (fune.pk, 1)]
+    assert set(pages(search.search("帆"))) == {(fune.pk, 1), (fune.pk, 2)}
 
 
 def test_it_finds_a_japanese_word_wrapped_across_lines(shelve, tmp_path):
@@ -73,3 +74,18 @@ def test_page_scores_cover_pages_holding_any_term(boats, fune):
     assert set(scores) == {(boats.pk, 2), (boats.pk, 3)}  # the short term is not scored
     assert all(score > 0 for score in scores.values())
     assert search.page_scores(["mainsail"], [fune.pk], limit=10) == {}
+
+
+@pytest.mark.parametrize("printed", [
+    "Hold a package with apt-mark hold package_name.",
+    "Hold a package with apt-\nmark: hold it.",  # hyphenated at a line end, joined
+    "To hold: apt – mark, as OCR spaces a dash.",
+    "hold ... and, far away, apt\u2010mark",  # a typographic hyphen, words not adjacent
+])
+def test_a_dashed_word_is_found_however_the_page_prints_it(shelve, tmp_path, printed):
+    from tests.pdfs import make_pdf
+
+    book = shelve(make_pdf(tmp_path / "apt.pdf", [printed, "Nothing here."]))
+    hits = search.search("apt-mark hold")
+    assert pages(hits) == [(book.pk, 1)]
+    assert {s.casefold() for s, matched in hits[0].excerpt if matched} & {"apt-mark", "apt", "mark"}

@@ -29,6 +29,7 @@ PUBLIC = {
     "admin:login": "the admin's own login page",
     "admin:logout": "ends a session, nothing more",
     "api:api-root": "django-ninja's placeholder for reversing the API root: always 404",
+    "favicon": "a redirect to the site's icon, for pages that do not name it",
 }
 # Librarian-only URLs, by name, with the methods that are theirs when the same
 # path serves readers too. Names starting with "review" are librarian-only too.
@@ -37,6 +38,12 @@ LIBRARIAN_ONLY = {
     "retry-stage": ("GET", "POST"),
     "api:register_book": ("POST",),
     "api:retry_stage": ("POST",),
+    "book-edit": ("GET", "POST"),
+    "book-delete": ("GET", "POST"),
+    "collections": ("GET", "POST"),
+    "collection-rename": ("POST",),
+    "collection-delete": ("POST",),
+    "api:create_collection": ("POST",),
 }
 SAMPLES = {"stage": "ocr", "size": "thumb", "action": "place", "app_label": "books",
            "url": "nowhere/", "content_type_id": "1", "object_id": "1", "id": "1"}

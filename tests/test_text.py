@@ -44,7 +44,9 @@ def test_an_excerpt_is_case_insensitive_and_keeps_the_page_spelling():
         ("The mainsail catches the wind and drives the boat.", ["en"]),
         ("主帆は風を受けて船を前に進める。", ["ja"]),
         ("主帆は風を受けて船を前に進める。 The mainsail catches the wind and the boat.", ["en", "ja"]),
-        ("Le grand-voile attrape le vent et pousse le bateau.", ["latn"]),
+        ("Le grand-voile attrape le vent et pousse le bateau.", ["fr"]),
+        ("Der Wind treibt das Boot und die Segel.", ["de"]),
+        ("Zxq vbn wpl krt mnb.", []),
         ("12 34 ……", []),
     ],
 )

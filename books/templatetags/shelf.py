@@ -1,5 +1,8 @@
 from django import template
 
+from books import languages
+from books.pages import ranges
+
 register = template.Library()
 
 
@@ -9,10 +12,13 @@ def get_item(mapping, key):
     return mapping.get(key) if mapping else None
 
 
-LANGUAGE_NAMES = {"ja": "Japanese", "zh": "Chinese", "en": "English", "latn": "Latin script"}
-
-
 @register.filter
 def language_names(codes: str) -> str:
     """Return a book's language codes ("ja,en") as names people read ("Japanese, English")."""
-    return ", ".join(LANGUAGE_NAMES.get(code, code) for code in codes.split(",") if code)
+    return ", ".join(languages.names(codes.split(",")))
+
+
+@register.filter
+def page_ranges(numbers) -> str:
+    """Return page numbers as ranges people read: [3, 4, 5, 9] → "3–5, 9"."""
+    return ranges(numbers)

@@ -4,6 +4,7 @@ from indexing.stages.embed import EmbedStage
 from indexing.stages.index import IndexStage
 from indexing.stages.ingest import IngestStage
 from indexing.stages.ocr import OcrStage
+from indexing.stages.previews import PreviewsStage
 from indexing.stages.verify import VerifyStage
 
-STAGES = [OcrStage(), IngestStage(), IndexStage(), VerifyStage(), EmbedStage()]
+STAGES = [PreviewsStage(), OcrStage(), IngestStage(), IndexStage(), VerifyStage(), EmbedStage()]

@@ -13,10 +13,11 @@ class IngestStage(Stage):
 
     def run(self, ctx, book, progress) -> str:
         indexed = search.index_book(book, progress)
-        sample = book.pages.exclude(text="").order_by("number").values_list("text", flat=True)
-        texts = list(sample)[:: max(1, indexed // LANGUAGE_SAMPLE_PAGES)]
-        book.languages = ",".join(detect_languages("\n".join(texts)))
-        book.save(update_fields=["languages"])
+        if not book.languages_fixed:  # a librarian's choice stands
+            sample = book.pages.exclude(text="").order_by("number").values_list("text", flat=True)
+            texts = list(sample)[:: max(1, indexed // LANGUAGE_SAMPLE_PAGES)]
+            book.languages = ",".join(detect_languages("\n".join(texts)))
+            book.save(update_fields=["languages"])
         progress(book.page_count, book.page_count)
         if not indexed:
             return "No page has text yet: nothing to search."

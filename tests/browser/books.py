@@ -43,14 +43,28 @@ FUNE = [
 ]
 
 
-def make_book(path: Path, pages, *, fontname: str) -> Path:
-    """Write a born-digital PDF of the pages, folios at the foot."""
+OARS_TITLE = "A Short Guide to Oars"
+# Born digital (a text layer: read in a moment). "3 Feathering" is printed in the contents
+# on page 7 of a three-page body, so it waits in the review queue until the book is deleted.
+OARS = [
+    (["A Short Guide to Oars", "", "Contents", "1 Rowing ........ 1", "2 Oarlocks ........ 2",
+      "3 Feathering ........ 7"], ""),
+    (["1 Rowing", "Pull the oars through the water with straight arms.",
+      "Keep the blades square until the end of the stroke."], "1"),
+    (["2 Oarlocks", "The oarlock holds the oar to the gunwale of the boat.",
+      "Grease each oarlock before a long row."], "2"),
+    (["Store the oars flat, out of the sun."], "3"),
+]
+
+
+def make_book(path: Path, pages, *, fontname: str, title_size: float = 12) -> Path:
+    """Write a born-digital PDF of the pages, folios at the foot (no metadata)."""
     document = pymupdf.open()
     for lines, folio in pages:
         page = document.new_page(width=WIDTH, height=HEIGHT)
         for row, line in enumerate(lines):
-            if line:  # a body page's first line is its heading, set larger
-                size = 16 if row == 0 and folio else 12
+            if line:  # a body page's first line is its heading, set larger; so is a title
+                size = 16 if row == 0 and folio else title_size if row == 0 else 12
                 page.insert_text((50, 70 + 22 * row), line, fontsize=size, fontname=fontname)
         if folio:
             page.insert_text((WIDTH / 2 - 4, HEIGHT - 40), folio, fontsize=10, fontname=fontname)

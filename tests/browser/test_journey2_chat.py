@@ -63,8 +63,9 @@ def test_a_reader_finds_where_a_knot_is_explained_and_takes_the_pages(open_page,
 
     card.get_by_role("link", name=re.compile(r"^(Open|Preview) page")).first.click()
     expect(page).to_have_url(re.compile(r"/books/\d+/pages/3/"))
-    image = page.locator(".page-image img")
-    expect(image).to_be_visible()
-    assert page.evaluate("document.querySelector('.page-image img').naturalWidth") > 0
+    image = page.locator(".page-image img.page-full")
+    expect(image).to_be_visible()  # over the thumbnail, which shows until it has loaded
+    page.wait_for_function("() => document.querySelector('.page-image img.page-full').complete")
+    assert page.evaluate("document.querySelector('.page-image img.page-full').naturalWidth") > 0
     expect(page.locator(".page-text")).to_contain_text("fixed loop at the end of a rope")
     screenshot(page, "journey2-preview")

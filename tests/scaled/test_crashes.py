@@ -85,7 +85,7 @@ def test_indexing_survives_a_worker_killed_before_it_commits(stack, tmp_path):
     scan, twin = twin_scans(tmp_path, 8)
     assert stack.manage("addbook", scan, twin).returncode == 0
     book, twin_id = stack.book_id(scan.name), stack.book_id(twin.name)
-    assert stack.manage("runworker", "--once", "--stages", "ocr,ingest").returncode == 0
+    assert stack.manage("runworker", "--once", "--stages", "previews,ocr,ingest").returncode == 0
     with psycopg.connect(stack.database_url) as blocker:
         # Hold the book's row: the worker's index transaction writes every
         # heading, then waits here to save the book, uncommitted.

@@ -1,0 +1,74 @@
+"""The forms librarians fill in: a book's details and its collections."""
+
+from django import forms
+from django.utils import timezone
+
+from books import languages
+from books.models import Book, Collection
+
+MAX_COLLECTION_NAME = 100
+
+
+class BookForm(forms.ModelForm):
+    """A book's title, authors, year, edition, languages and collections.
+
+    ``new_collection`` puts the book on a collection made on the spot.
+    """
+
+    languages = forms.MultipleChoiceField(
+        choices=languages.CHOICES, required=False, widget=forms.CheckboxSelectMultiple)
+    collections = forms.ModelMultipleChoiceField(
+        queryset=Collection.objects.all(), required=False, widget=forms.CheckboxSelectMultiple)
+    new_collection = forms.CharField(
+        max_length=MAX_COLLECTION_NAME, required=False, label="Add to a new collection",
+        widget=forms.TextInput(attrs={"placeholder": "e.g. Networking, 法令"}))
+
+    class Meta:
+        model = Book
+        fields = ["title", "authors", "year", "edition", "languages", "collections"]
+        help_texts = {"authors": "As the book prints them; separate several with “;”.",
+                      "year": "", "edition": "As printed: “2nd”, “第3版”."}
+        error_messages = {"title": {"required": "A book needs a title."}}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance.pk and not self.is_bound:
+            self.initial["languages"] = self.instance.language_list
+        self.fields["title"].widget.attrs["maxlength"] = 500
+
+    def clean_title(self):
+        title = " ".join(self.cleaned_data["title"].split())
+        if not title:
+            raise forms.ValidationError("A book needs a title.")
+        return title
+
+    def clean_authors(self):
+        return "; ".join(name.strip() for name in self.cleaned_data["authors"].split(";")
+                         if name.strip())
+
+    def clean_year(self):
+        year = self.cleaned_data["year"]
+        if year is not None and not 1 <= year <= timezone.now().year + 1:
+            raise forms.ValidationError("Give the year the book was published, e.g. 2019.")
+        return year
+
+    def clean_languages(self):
+        return ",".join(self.cleaned_data["languages"])
+
+    def clean_new_collection(self):
+        return " ".join(self.cleaned_data["new_collection"].split())
+
+
+class CollectionForm(forms.ModelForm):
+    class Meta:
+        model = Collection
+        fields = ["name"]
+
+    def clean_name(self):
+        name = " ".join(self.cleaned_data["name"].split())
+        clash = Collection.objects.filter(name__iexact=name).exclude(pk=self.instance.pk)
+        if not name:
+            raise forms.ValidationError("Give the collection a name.")
+        if clash.exists():
+            raise forms.ValidationError(f"There is already a collection called “{name}”.")
+        return name

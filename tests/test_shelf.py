@@ -1,0 +1,238 @@
+"""Managing the shelf: a book's details, deleting it, its original file, collections."""
+
+import pytest
+from django.urls import reverse
+
+from books import search
+from books.deletion import REMOVED_NOTE, delete_book
+from books.models import Book, Collection, Heading, Page, ReviewFlag
+from books.storage import blob_path, data_dir
+from chat.models import Conversation, Message
+from indexing import runner
+from indexing.models import StageRun
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def boats(shelve, english_pdf):
+    return shelve(english_pdf)
+
+
+@pytest.fixture
+def fune(shelve, japanese_pdf):
+    return shelve(japanese_pdf)
+
+
+def details(book, **changes):
+    data = {"title": book.title, "authors": book.authors, "year": book.year or "",
+            "edition": book.edition, "languages": book.language_list,
+            "collections": list(book.collections.values_list("pk", flat=True))}
+    return {**data, **changes}
+
+
+# Editing
+
+def test_a_librarian_renames_a_book_and_gives_its_details(alice_client, boats):
+    response = alice_client.post(reverse("book-edit", args=[boats.pk]), details(
+        boats, title="  Boats,   a guide ", authors="Ann Reef;  Bo Line ; ", year="2019",
+        edition="2nd", languages=["en", "fr"], new_collection="Seamanship"))
+    assert response.status_code == 302 and response["Location"] == boats.get_absolute_url()
+    boats.refresh_from_db()
+    assert (boats.title, boats.authors, boats.year, boats.edition) == (
+        "Boats, a guide", "Ann Reef; Bo Line", 2019, "2nd")
+    assert boats.author_list == ["Ann Reef", "Bo Line"]
+    assert boats.language_list == ["en", "fr"] and boats.languages_fixed
+    assert [c.name for c in boats.collections.all()] == ["Seamanship"]
+    page = alice_client.get(boats.get_absolute_url()).content.decode()
+    assert "Boats, a guide" in page and "Ann Reef; Bo Line, 2019 · 2nd" in page
+    assert "English, French" in page and "Seamanship" in page
+
+
+def test_bad_details_are_refused_with_the_reason_and_nothing_changes(alice_client, boats):
+    response = alice_client.post(reverse("book-edit", args=[boats.pk]),
+                                 details(boats, title="   ", year="20190", languages=["xx"]))
+    assert response.status_code == 400
+    content = response.content.decode()
+    assert "A book needs a title." in content
+    assert "Give the year the book was published" in content
+    assert "Select a valid choice" in content
+    boats.refresh_from_db()
+    assert boats.title == "A Short Guide to Boats" and boats.year is None
+
+
+def test_languages_a_librarian_set_survive_reading_the_book_again(alice_client, boats):
+    alice_client.post(reverse("book-edit", args=[boats.pk]), details(boats, languages=["ja"]))
+    boats.stage_runs.filter(stage="ingest").update(status=StageRun.Status.PENDING)
+    runner.run_pending("test-worker", book_id=boats.pk)
+    boats.refresh_from_db()
+    assert boats.language_list == ["ja"]
+
+
+def test_the_edit_form_suggests_what_the_file_says(alice_client, shelve, tmp_path):
+    from tests.pdfs import make_pdf
+
+    path = make_pdf(tmp_path / "scan-0001.pdf", ["Seamanship\nCopyright 2009 Ann Reef",
+                                                  "1 Knots\nThe bowline makes a loop."])
+    book = shelve(path)
+    assert book.title == "scan-0001"  # no metadata: the file name, until a librarian says
+    content = alice_client.get(reverse("book-edit", args=[book.pk])).content.decode()
+    assert "Year, from page 1" in content and "2009" in content
+
+
+def test_readers_cannot_edit_delete_or_manage_collections(bob_client, boats):
+    for name in ("book-edit", "book-delete"):
+        assert bob_client.get(reverse(name, args=[boats.pk])).status_code == 403
+        assert bob_client.post(reverse(name, args=[boats.pk])).status_code == 403
+    assert bob_client.post(reverse("collections"), {"name": "Mine"}).status_code == 403
+    assert Book.objects.filter(pk=boats.pk).exists() and not Collection.objects.exists()
+
+
+# The original file
+
+def test_everyone_logged_in_downloads_the_original_file_as_registered(bob_client, boats,
+                                                                      english_pdf):
+    response = bob_client.get(reverse("book-original", args=[boats.pk]))
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/pdf"
+    assert 'attachment; filename="boats.pdf"' == response["Content-Disposition"]
+    assert b"".join(response.streaming_content) == english_pdf.read_bytes()
+
+
+# Deleting
+
+def test_a_confirmation_comes_first_and_says_what_goes(alice_client, boats):
+    content = alice_client.get(reverse("book-delete", args=[boats.pk])).content.decode()
+    assert "Delete “A Short Guide to Boats”?" in content and "cannot be undone" in content
+    assert Book.objects.filter(pk=boats.pk).exists()
+
+
+def test_deleting_a_book_leaves_nothing_a_reader_could_reach(alice, alice_client, bob_client,
+                                                             boats, fune, django_capture_on_commit_callbacks):
+    from retrieval import store
+
+    heading = Heading.objects.create(book=boats, position=99, level=1, title="9 Tides",
+                                     status=Heading.Status.UNRESOLVED)
+    ReviewFlag.objects.create(heading=heading, reason="check it")
+    answer = _answer_citing(alice, boats, fune)
+    images = data_dir() / "cache" / "pages" / boats.sha256
+    assert "A Short Guide to Boats" in alice_client.get(reverse("review")).content.decode()
+    assert images.is_dir() and store.book_dir(boats.pk).is_dir() and blob_path(boats.sha256).exists()
+    with django_capture_on_commit_callbacks(execute=True):
+        response = alice_client.post(reverse("book-delete", args=[boats.pk]))
+    assert response.status_code == 302 and response["Location"] == reverse("shelf")
+    said = alice_client.get(reverse("shelf")).content.decode()
+    assert "Deleted “A Short Guide to Boats” and everything made from it." in said
+    assert not Book.objects.filter(pk=boats.pk).exists()
+    assert not Page.objects.filter(book_id=boats.pk).exists()
+    assert not Heading.objects.filter(book_id=boats.pk).exists()
+    assert not StageRun.objects.filter(book_id=boats.pk).exists()
+    assert not ReviewFlag.objects.exists()
+    assert search.search("mainsail") == []
+    assert not images.exists() and not store.book_dir(boats.pk).exists()
+    assert not blob_path(boats.sha256).exists()
+    assert blob_path(fune.sha256).exists()  # the other book keeps its file
+    answer.refresh_from_db()
+    assert [card["book_id"] for card in answer.results] == [fune.pk]
+    assert answer.text == "" and answer.note == REMOVED_NOTE  # it cited the deleted book
+    for url in (reverse("book", args=[boats.pk]), reverse("page", args=[boats.pk, 2]),
+                reverse("page-image", args=[boats.pk, 2, "thumb"]),
+                reverse("clip", args=[boats.pk]) + "?start=1&end=1",
+                reverse("book-original", args=[boats.pk]), f"/api/books/{boats.pk}"):
+        assert bob_client.get(url).status_code == 404, url
+    assert "A Short Guide to Boats" not in bob_client.get(reverse("shelf")).content.decode()
+    assert "A Short Guide to Boats" not in alice_client.get(reverse("review")).content.decode()
+
+
+def _answer_citing(user, cited, other) -> Message:
+    conversation = Conversation.objects.create(user=user, title="Knots")
+    card = {"n": 1, "book_id": cited.pk, "book_title": cited.title, "excerpt": "bowline"}
+    kept = {"n": 2, "book_id": other.pk, "book_title": other.title, "excerpt": "もやい"}
+    return Message.objects.create(conversation=conversation, role=Message.Role.ASSISTANT,
+                                  text="The bowline is in [1], also [2].", results=[card, kept],
+                                  recommendation=[{"book_id": cited.pk, "book_title": cited.title}])
+
+
+def test_deleting_stops_a_running_stage_and_its_leftovers_are_removed(boats, tmp_path,
+                                                                       django_capture_on_commit_callbacks):
+    """A worker mid-stage loses its claim: it writes nothing more and cleans up after itself."""
+    from retrieval import store
+
+    run = boats.stage_runs.get(stage="embed")
+    run.status = StageRun.Status.PENDING
+    run.save()
+    claimed = runner.claim_next("w1", stages=["embed"])
+    sha256 = boats.sha256
+    with django_capture_on_commit_callbacks(execute=True):
+        delete_book(Book.objects.get(pk=boats.pk))
+    assert store.book_dir(claimed.book_id).exists() is False
+    # The worker still runs the stage it claimed; what it writes must not outlive it.
+    assert runner.execute(claimed, "w1") == "cancelled"
+    assert not store.book_dir(claimed.book_id).exists()
+    assert not (data_dir() / "cache" / "pages" / sha256).exists()
+
+
+def test_deleting_through_the_admin_removes_the_files_too(boats, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        Book.objects.get(pk=boats.pk).delete()
+    assert not blob_path(boats.sha256).exists()
+    assert not (data_dir() / "cache" / "pages" / boats.sha256).exists()
+
+
+# Collections
+
+def test_a_book_on_several_collections_and_the_shelf_filtered_by_one(alice_client, boats, fune):
+    sea, japan = Collection.objects.create(name="Sea"), Collection.objects.create(name="Japan")
+    boats.collections.add(sea)
+    fune.collections.add(sea, japan)
+    shelf = alice_client.get(reverse("shelf") + f"?collection={japan.pk}")
+    assert shelf.context["books"] == [fune]
+    assert shelf.context["chosen"] == japan
+    all_books = alice_client.get(reverse("shelf"))
+    assert set(all_books.context["books"]) == {boats, fune}
+    content = all_books.content.decode()
+    assert "Sea <span class=\"chip-count\">2</span>" in content
+
+
+def test_search_can_be_limited_to_a_collection(bob_client, boats, fune):
+    sea = Collection.objects.create(name="Sea")
+    fune.collections.add(sea)
+    def found(query):
+        response = bob_client.get(reverse("search") + query)
+        return [group.book for group in response.context["groups"]]
+
+    assert found("?q=mainsail") == [boats]
+    assert found(f"?q=mainsail&collection={sea.pk}") == []
+    assert found(f"?q=結び&collection={sea.pk}") == [fune]
+
+
+def test_librarians_make_rename_and_delete_collections(alice_client, boats):
+    assert alice_client.post(reverse("collections"), {"name": " Knots  and  ropes "}).status_code == 302
+    collection = Collection.objects.get()
+    assert collection.name == "Knots and ropes"
+    refused = alice_client.post(reverse("collections"), {"name": "knots and ROPES"})
+    assert refused.status_code == 400 and "already a collection" in refused.content.decode()
+    boats.collections.add(collection)
+    alice_client.post(reverse("collection-rename", args=[collection.pk]), {"name": "Ropes"})
+    collection.refresh_from_db()
+    assert collection.name == "Ropes"
+    alice_client.post(reverse("collection-delete", args=[collection.pk]))
+    assert not Collection.objects.exists() and Book.objects.filter(pk=boats.pk).exists()
+
+
+def test_chat_questions_can_be_limited_to_a_collection(bob_client, boats, fune, monkeypatch):
+    from chat import actions
+
+    sea = Collection.objects.create(name="Sea")
+    fune.collections.add(sea)
+    assert actions.check_question("Where?", "", str(sea.pk)) == ("Where?", [fune.pk])
+    assert actions.check_question("Where?", str(fune.pk), str(sea.pk)) == ("Where?", [fune.pk])
+    with pytest.raises(actions.AskError, match="not in the collection"):
+        actions.check_question("Where?", str(boats.pk), str(sea.pk))
+    empty = Collection.objects.create(name="Empty")
+    with pytest.raises(actions.AskError, match="no books yet"):
+        actions.check_question("Where?", "", str(empty.pk))
+    with pytest.raises(actions.AskError, match="not on the shelf any more"):
+        actions.check_question("Where?", "", "9999")
+    page = bob_client.get(reverse("chat")).content.decode()
+    assert 'name="collection"' in page and ">Sea</option>" in page
