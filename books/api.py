@@ -58,12 +58,12 @@ class BookOut(Schema):
 class BookPatch(Schema):
     """The details to change; fields left out stay as they are."""
 
-    title: str | None = None
-    authors: list[str] | None = None
+    title: CleanStr | None = None
+    authors: list[CleanStr] | None = None
     year: int | None = None
-    edition: str | None = None
-    languages: list[str] | None = None
-    collections: list[int] | None = None
+    edition: CleanStr | None = None
+    languages: list[CleanStr] | None = None
+    collections: list[Id] | None = None
 
 
 class RegisteredOut(Schema):
@@ -151,7 +151,7 @@ def require_librarian(request):
 
 
 @router.get("/books", response=list[BookOut])
-def list_books(request, collection: int | None = None):
+def list_books(request, collection: Id | None = None):
     """Every book on the shelf, newest first; with collection, the books in that collection."""
     books = _books() if collection is None else _books().filter(collections=collection)
     return [book_out(book) for book in books]
@@ -174,12 +174,12 @@ def register_book(request, file: File[UploadedFile], title: Form[str] = ""):
 
 
 @router.get("/books/{book_id}", response=BookOut)
-def book_detail(request, book_id: int):
+def book_detail(request, book_id: Id):
     return book_out(get_book(book_id))
 
 
 @router.patch("/books/{book_id}", response={200: BookOut, 400: FormErrorOut}, auth=LIBRARIANS)
-def edit_book(request, book_id: int, patch: BookPatch):
+def edit_book(request, book_id: Id, patch: BookPatch):
     """Change a book's details and collections (librarians); what is left out stays."""
     book = get_book(book_id)
     form = BookForm(_form_data(book, patch.dict(exclude_unset=True)), instance=book)
@@ -204,7 +204,7 @@ def _form_data(book: Book, changes: dict) -> dict:
 
 
 @router.delete("/books/{book_id}", response={204: None}, auth=LIBRARIANS)
-def delete_book(request, book_id: int):
+def delete_book(request, book_id: Id):
     """Delete a book and everything made from it (librarians); a running stage is stopped."""
     deletion.delete_book(get_book(book_id))
     return Status(204, None)
@@ -212,14 +212,14 @@ def delete_book(request, book_id: int):
 
 @router.get("/books/{book_id}/original", response={200: None},
             openapi_extra={"responses": {200: {"content": {"application/pdf": {}}}}})
-def original(request, book_id: int):
+def original(request, book_id: Id):
     """The file as it was registered, under its original name."""
     return manage_views.original_file(get_book(book_id))
 
 
 @router.post("/books/{book_id}/stages/{stage}/retry", response={200: BookOut, 409: ErrorOut},
              auth=LIBRARIANS)
-def retry_stage(request, book_id: int, stage: str):
+def retry_stage(request, book_id: Id, stage: str):
     book = get_book(book_id)
     if not actions.retry_stage(book, stage):
         return Status(409, {"code": "not_failed", "detail": "That stage has not failed."})
@@ -227,7 +227,7 @@ def retry_stage(request, book_id: int, stage: str):
 
 
 @router.get("/books/{book_id}/pages/{number}", response={200: PageOut, 404: ErrorOut})
-def page_detail(request, book_id: int, number: int):
+def page_detail(request, book_id: Id, number: Id):
     book = get_book(book_id)
     page = book.pages.filter(number=number).first()
     if page is None:
@@ -238,7 +238,7 @@ def page_detail(request, book_id: int, number: int):
 
 @router.get("/books/{book_id}/clip", response={200: None, 400: ErrorOut},
             openapi_extra={"responses": {200: {"content": {"application/pdf": {}}}}})
-def clip_pages(request, book_id: int, start: int, end: int | None = None):
+def clip_pages(request, book_id: Id, start: int, end: int | None = None):
     """Return physical pages start..end (1-based) as a PDF with bookmarks and page labels."""
     book = get_book(book_id)
     try:

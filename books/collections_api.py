@@ -8,6 +8,7 @@ from books.api import ErrorOut
 from books.forms import CollectionForm
 from books.models import Collection
 from librarian.auth import LIBRARIANS
+from librarian.inputs import CleanStr, Id
 
 router = Router(tags=["collections"])
 
@@ -23,7 +24,7 @@ class CollectionDetailOut(CollectionOut):
 
 
 class CollectionIn(Schema):
-    name: str
+    name: CleanStr
 
 
 def collection_out(collection: Collection) -> dict:
@@ -44,7 +45,7 @@ def create_collection(request, payload: CollectionIn):
 
 
 @router.get("/collections/{collection_id}", response=CollectionDetailOut)
-def collection_detail(request, collection_id: int):
+def collection_detail(request, collection_id: Id):
     collection = get_object_or_404(Collection, pk=collection_id)
     book_ids = list(collection.books.values_list("pk", flat=True))
     return {**collection_out(collection), "book_ids": book_ids}
@@ -52,13 +53,13 @@ def collection_detail(request, collection_id: int):
 
 @router.patch("/collections/{collection_id}", response={200: CollectionOut, 400: ErrorOut},
               auth=LIBRARIANS)
-def rename_collection(request, collection_id: int, payload: CollectionIn):
+def rename_collection(request, collection_id: Id, payload: CollectionIn):
     collection = get_object_or_404(Collection, pk=collection_id)
     return _save(CollectionForm({"name": payload.name}, instance=collection))
 
 
 @router.delete("/collections/{collection_id}", response={204: None}, auth=LIBRARIANS)
-def delete_collection(request, collection_id: int):
+def delete_collection(request, collection_id: Id):
     """Delete a collection (librarians); its books stay on the shelf."""
     get_object_or_404(Collection, pk=collection_id).delete()
     return Status(204, None)

@@ -56,7 +56,7 @@ something anything someone say says said doc docs documentation mention mentions
 JAPANESE_QUESTION_WORDS = frozenset(
     "本 章 節 部 編 項 冊 頁 最初 読む 説明 教える 知る 分かる 書く 載る 方法 どこ どう 何 全部 "
     "丸ごと 全体 切り抜く 切る 抜く 欲しい 思う 言う 扱う 紹介 下さる 良い 無い 事 物 所 為 時 場合 "
-    "ところ 手順 仕方 やり方 それぞれ 両方 ついて 関する 際 他".split()
+    "ところ 手順 仕方 やり方 それぞれ 其々 両方 ついて 関する 際 他 マニュアル ガイド".split()
 )
 # Light verbs and forms that carry no topic of their own.
 _JAPANESE_STOP = frozenset("為る 居る 有る 成る 出来る 来る 行く 見る 置く 仕舞う 良い 無い 言う こと もの よう ため".split())

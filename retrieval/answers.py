@@ -16,7 +16,8 @@ from django.db.models import Q
 
 from books.models import Book, Page
 from retrieval import books as named_books
-from retrieval import embeddings, followups, guide, query, quotes, recommend, units
+from retrieval import (analysis, embeddings, followups, guide, lexical, names, query, quotes,
+                       recommend, units)
 from retrieval.query import AGGREGATE, COMPARE, NAVIGATE, RANGE, WHICH_BOOK
 from retrieval.rank import Question, pool
 from retrieval.results import Answer, Result
@@ -102,7 +103,17 @@ class _Reading:
 
     def __init__(self, plan, shelf, text):
         self.plan, self.shelf, self.text = plan, shelf, text
-        self.names = {pk: named_books.name_terms(b.title, b.original_filename or "")
+        covers, words = names.all_names(), lexical.get()
+        asked = set(analysis.terms(text))
+
+        def own(pk):  # only the question's words are looked up
+            def check(term):
+                share = words.share_in(term, pk) if term in asked else 0.0
+                return share is None or share >= named_books.OWN_SHARE
+            return check
+
+        self.names = {pk: named_books.name_terms(b.title, b.original_filename or "",
+                                                 covers.get(pk, ""), own(pk))
                       for pk, b in shelf.books.items()}
         self.named = named_books.named(text, plan.refs, self.names)
         self.strong = [pk for pk, weight in self.named.items() if weight >= STRONG]
@@ -110,8 +121,16 @@ class _Reading:
 
     def question(self, text: str | None = None, named=None) -> Question:
         named = self.named if named is None else named
+        return Question.of(text or self.text, named, self._book_words(named),
+                           beginner=self.plan.beginner)
+
+    def _book_words(self, named) -> set[str]:
+        """Return the words that name books rather than say what is asked: the named
+        books' title words, and every word of a title the question quotes."""
         words = named_books.book_words([pk for pk in named if named[pk] >= STRONG], self.names)
-        return Question.of(text or self.text, named, words, beginner=self.plan.beginner)
+        if any(weight >= named_books.EXPLICIT for weight in named.values()):
+            words |= {term for ref in self.plan.refs for term in analysis.terms(ref)}
+        return words
 
     def found(self, limit, exclude, answer):
         """Yield batches of Found for the plan."""
@@ -155,17 +174,25 @@ class _Reading:
 
     def _several(self, limit, exclude) -> list[Found]:
         """Return the best place for each part (or each named book), then the rest."""
-        whole = self.question()
+        parts = [part for part in (self.plan.parts if self.plan.type == COMPARE else [])
+                 if self._about_something(part)]
+        whole = self.question(parts[0] if len(parts) == 1 else None)
         groups = []
         if self.plan.each and len(self.strong) >= 2:
             for book_id in self.strong:
                 groups.append(self._lookup(whole, limit, exclude, book_ids=[book_id]))
-        parts = self.plan.parts if self.plan.type == COMPARE else []
+        parts = parts if len(parts) > 1 else []
         for i, part in enumerate(parts):
             text = f"{part} ({parts[i - 1]})" if i and _PRONOUN.search(part) else part
             groups.append(self._lookup(self.question(text), limit, exclude, part=part))
         groups.append(self._lookup(whole, limit, exclude))
         return _interleaved(groups, limit)
+
+    def _about_something(self, text: str) -> bool:
+        """Return True if text asks about a subject, not only names books ("show me where
+        the beamer guide and the memoir manual each explain them")."""
+        words = self._book_words(self.named)
+        return any(term not in words for term in analysis.question_terms(text))
 
     def _range(self, limit, exclude) -> list[Found]:
         """Return the units (chapters, parts, appendices) that hold most of the answer."""

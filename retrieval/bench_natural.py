@@ -41,7 +41,7 @@ def load(path: Path) -> list[dict]:
 # is "Appendix E Installing Octave".
 _NUMBERING = re.compile(
     r"^(?:(?:chapter|part|section|appendix|付録)\s*)?"
-    r"(?:[0-9]+(?:\.[0-9]+)*\.?|[ivxlc]+\.?|[a-z](?:\.[0-9]+)*\.?)\s+"
+    r"(?:[0-9]+(?:\.[0-9]+)*\.?\s*|[ivxlc]+\.?\s+|[a-z](?:\.[0-9]+)*\.?\s+)"
     r"|^第\s*[0-9〇一二三四五六七八九十百]+\s*[章部編節款項]\s*"
 )
 

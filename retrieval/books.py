@@ -22,12 +22,28 @@ GENERIC = frozenset(analysis.terms(
     "本 マニュアル ガイド 入門 手引き 書"
 ))
 EXPLICIT, HINT = 1.0, 0.5
+OWN_SHARE = 0.5
+"""A title-page word names its book when at least this share of the sections using it
+are the book's own."""
 
 
-def name_terms(title: str, filename: str = "") -> set[str]:
-    """Return the terms of a book's title and file name that could name it."""
+def name_terms(title: str, filename: str = "", cover: str = "", own=None) -> set[str]:
+    """Return the terms of a book's title, file name and title page that could name it.
+
+    own(term) tells whether a title-page word is the book's own (mostly found in
+    it: ``OWN_SHARE``); a title page carries slogans and subtitles ("Free Your
+    Numbers") whose words would name the book in any question.
+    """
     stem = PurePath(filename).stem.replace("_", " ").replace("-", " ") if filename else ""
-    return {t for t in analysis.terms(f"{title} {stem}") if t not in GENERIC and len(t) > 1}
+    found = {t for t in analysis.terms(f"{title} {stem}") if _naming(t)}
+    extra = {t for t in analysis.terms(cover) if _naming(t)} - found
+    return found | {t for t in extra if own is None or own(t)}
+
+
+def _naming(term: str) -> bool:
+    """Return True for a term that could name a book: not generic, more than one letter
+    (a kanji is a word of its own)."""
+    return term not in GENERIC and (len(term) > 1 or "\u4e00" <= term <= "\u9fff")
 
 
 def named(question: str, refs: list[str], books: dict[int, set[str]]) -> dict[int, float]:

@@ -24,16 +24,21 @@ SKIP_TITLES = re.compile(
     r"list of (?:figures|tables|listings)|colophon|索\s*引|目\s*次|図目次|表目次|奥\s*付)\b"
 )
 # Sections that are about the book rather than its subject: bibliographies, licences,
-# change logs. They stay searchable ("under which licence is it?") but rank below body text.
+# change logs, "how to read this guide". They stay searchable ("under which licence is
+# it?") but rank below body text.
 BACK_MATTER = re.compile(
-    r"(?i)^\s*(?:[0-9ivxlc.]+\s+|[a-z](?:\.[0-9]+)*\s+)?(?:"
+    r"(?i)^\s*(?:[0-9ivxlc.]+\s+|[a-z](?:\.[0-9]+)*\s+|第\s*[0-9一二三四五六七八九十]+\s*章\s*)?(?:"
     r"(?:bibliography|references|further reading|licen[cs]es?|copying|change\s*log|changes|"
     r"history of changes|revision history|release notes|news|what'?s new|"
     r"(?:gnu\s+)?(?:free documentation|general public|lesser general public)\s+licen[cs]e|"
     r"(?:preface|introduction|foreword|notes?)\s+(?:to|for|on)\s+the\s+[\w-]+\s+edition|"
-    r"changes\s+(?:since|in|from)\s.*|new\s+in\s+(?:version|release)\s.*)\s*$"
+    r"changes\s+(?:since|in|from)\s.*|new\s+in\s+(?:version|release)\s.*|"
+    r"(?:how\s+to\s+(?:read|use)|about)\s+this\s+(?:[\w'’]+\s+)?(?:book|manual|guide|document|"
+    r"documentation|faq|reference))\s*$"
     r"|(?:version|release)\s+v?[0-9][0-9.]*\s*$|v?[0-9]+\.[0-9]+(?:\.[0-9]+)+\s*$"
-    r"|(?:参考文献|文献|ライセンス|使用許諾|変更履歴|更新履歴|改版履歴|改訂履歴))"
+    r"|(?:参考文献|文献|ライセンス|使用許諾|変更履歴|更新履歴|改版履歴|改訂履歴|"
+    r"(?:この|本)(?:文書|本|書|マニュアル|ガイド)(?:が扱う範囲|の(?:使い方|読み方))?について|"
+    r"本書の(?:使い方|読み方)))"
 )
 UNPLACED = {"unresolved", "absent", "rejected"}
 _COLOPHON = re.compile(r"(?i)\bISBN\b|発行所|印刷所|発行者|all rights reserved|printed in")

@@ -1,6 +1,6 @@
 """The shelf's word index: every section of every book, ranked by BM25 (tantivy).
 
-One tantivy index in ``<data dir>/retrieval/words/`` holds a document per
+One tantivy index in ``<data dir>/retrieval/words-<n>/`` holds a document per
 section: its book and key, and three fields of analysed terms
 (``retrieval.analysis``): the heading's title, the titles above it (the
 path), and the section's own text. A question's terms are looked for in all
@@ -26,6 +26,12 @@ from books.storage import data_dir
 
 FIELDS = {"title": 2.0, "path": 0.6, "body": 1.0}
 """Each field's weight: a word in the heading says more than one in the text."""
+PHRASE_SLOP = 2
+QUOTED_PAIRS = 3
+"""A section quotes a question only when this many of its term pairs stand side by side
+in it: a short question's two or three words meet by chance."""
+"""Two of the question's terms stand side by side when at most this many words are
+between them (a compound's parts stand between its terms)."""
 TOKENIZER = "terms"  # the terms arrive analysed, separated by spaces
 WRITER_HEAP = 50_000_000
 _open: dict[str, "WordIndex"] = {}
@@ -44,7 +50,8 @@ def _schema():
     builder.add_unsigned_field("book", stored=True, indexed=True, fast=True)
     builder.add_unsigned_field("key", stored=True, fast=True)
     for name in FIELDS:
-        builder.add_text_field(name, tokenizer_name=TOKENIZER, index_option="freq")
+        positions = "position" if name == "body" else "freq"
+        builder.add_text_field(name, tokenizer_name=TOKENIZER, index_option=positions)
     return builder.build()
 
 
@@ -70,7 +77,7 @@ class WordIndex:
         sections: (key, title terms, path terms, body terms) for each section.
         """
         with self._writer() as writer:
-            writer.delete_documents_by_term("book", book_id)
+            self._delete(writer, book_id)
             for key, *fields in sections:
                 document = tantivy.Document()
                 document.add_unsigned("book", book_id)
@@ -81,7 +88,12 @@ class WordIndex:
 
     def remove(self, book_id: int) -> None:
         with self._writer() as writer:
-            writer.delete_documents_by_term("book", book_id)
+            self._delete(writer, book_id)
+
+    def _delete(self, writer, book_id: int) -> None:
+        # By query: tantivy-py's delete by term misses unsigned fields (the Python int
+        # becomes a signed term), and the book's old sections would stay.
+        writer.delete_documents_by_query(tantivy.Query.term_query(self.schema, "book", book_id))
 
     def search(self, terms: list[str], book_ids=None, limit: int = 200) -> list[Hit]:
         """Return the best sections for terms, best first (book_ids: only those books)."""
@@ -90,9 +102,25 @@ class WordIndex:
                 tantivy.Query.term_query(self.schema, name, term), weight))
             for term in dict.fromkeys(terms) for name, weight in FIELDS.items()
         ]
+
         if not clauses or (book_ids is not None and not book_ids):
             return []
-        query = tantivy.Query.boolean_query(clauses)
+        return self._hits(tantivy.Query.boolean_query(clauses), book_ids, limit)
+
+    def quoted(self, terms: list[str], book_ids=None, limit: int = 200) -> list[Hit]:
+        """Return the sections holding the most of the question's neighbouring term pairs
+        side by side; a Hit's score is the share of the pairs found."""
+        pairs = [pair for pair in dict.fromkeys(zip(terms, terms[1:])) if pair[0] != pair[1]]
+        if len(pairs) < QUOTED_PAIRS or (book_ids is not None and not book_ids):
+            return []
+        clauses = [(tantivy.Occur.Should, tantivy.Query.const_score_query(
+            tantivy.Query.phrase_query(self.schema, "body", list(pair), slop=PHRASE_SLOP), 1.0))
+            for pair in pairs]
+        hits = self._hits(tantivy.Query.boolean_query(clauses), book_ids, limit)
+        return [Hit(hit.book_id, hit.key, hit.score / len(pairs)) for hit in hits
+                if hit.score >= QUOTED_PAIRS]
+
+    def _hits(self, query, book_ids, limit) -> list[Hit]:
         if book_ids is not None:
             only = tantivy.Query.const_score_query(
                 tantivy.Query.term_set_query(self.schema, "book", sorted(book_ids)), 0.0)
@@ -122,6 +150,21 @@ class WordIndex:
     def doc_freq(self, term: str) -> int:
         """Return how many sections hold term in their text."""
         return self._searcher().doc_freq("body", term)
+
+    def share_in(self, term: str, book_id: int) -> float | None:
+        """Return the share of the sections holding term (in title or text) that are
+        book_id's, or None when no section holds it."""
+        holds = tantivy.Query.boolean_query([
+            (tantivy.Occur.Should, tantivy.Query.term_query(self.schema, name, term))
+            for name in ("title", "body")])
+        searcher = self._searcher()
+        total = searcher.search(holds, 1, count=True).count
+        if not total:
+            return None
+        mine = tantivy.Query.boolean_query([
+            (tantivy.Occur.Must, holds),
+            (tantivy.Occur.Must, tantivy.Query.term_query(self.schema, "book", book_id))])
+        return searcher.search(mine, 1, count=True).count / total
 
     def _searcher(self):
         stamp = _stamp(self.folder) if self.folder else self._seen
@@ -168,9 +211,14 @@ def _stamp(folder: Path):
         return None
 
 
+SCHEMA_VERSION = 1
+"""Part of the index's folder name: a new schema is a new index (the embed stage fills it;
+a migration queues the embed stage again)."""
+
+
 def get() -> WordIndex:
     """Return this data directory's word index, opened once per process."""
-    folder = data_dir() / "retrieval" / "words"
+    folder = data_dir() / "retrieval" / f"words-{SCHEMA_VERSION}"
     with _lock:
         index = _open.get(str(folder))
         if index is None:

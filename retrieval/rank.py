@@ -37,6 +37,11 @@ WEIGHTS = {  # (words, multilingual, English) for an English question; Japanese 
 NAMED = 2.0
 """A named book's sections count e^(NAMED × strength) times as much."""
 BACK_MATTER = 0.3
+QUOTED = 3.0
+QUOTED_FROM = 0.6
+"""A question most of whose neighbouring term pairs stand side by side in a section
+(QUOTED_FROM of them or more: it quotes that section) weighs the section e^(QUOTED ×
+share) times as much. Readers paste a sentence they remember."""
 BEGINNER = 2.0
 """For a reader starting out, sections in an introduction or tutorial count this much more."""
 _INTRODUCTORY = re.compile(
@@ -56,6 +61,9 @@ class Question:
     named: dict = field(default_factory=dict)
     english: bool = True
     beginner: bool = False
+    quoted: dict = field(default_factory=dict)
+    """(book id, key) → the share of the question's term pairs the section holds side by
+    side, where it is QUOTED_FROM or more (set as candidates are found)."""
 
     @classmethod
     def of(cls, text: str, named=None, book_words=(), beginner=False) -> "Question":
@@ -107,6 +115,11 @@ def _candidates(question, shelf, book_ids) -> dict:
     found = {}
     for hit in shelf.words(question.terms, book_ids, LEXICAL_POOL):
         found[(hit.book_id, hit.key)] = hit.score
+    question.quoted = {(hit.book_id, hit.key): hit.score
+                       for hit in shelf.quoted(question.terms, book_ids, LEXICAL_POOL)
+                       if hit.score >= QUOTED_FROM}
+    for pair in question.quoted:
+        found.setdefault(pair, 0.0)
     for role, vector in question.vectors.items():
         for book_id, key in shelf.nearest(role, vector, VECTOR_POOL, book_ids):
             found.setdefault((book_id, key), 0.0)
@@ -140,7 +153,7 @@ def _fused(question, shelf, pairs, words) -> list[Scored]:
 
 def _prior(question, shelf, pair) -> float:
     chunk = shelf.chunk(*pair)
-    weight = np.exp(NAMED * question.named.get(pair[0], 0.0))
+    weight = np.exp(NAMED * question.named.get(pair[0], 0.0) + QUOTED * question.quoted.get(pair, 0.0))
     if question.beginner and any(_INTRODUCTORY.search(title) for title in chunk.breadcrumb):
         weight *= BEGINNER
     return weight * (BACK_MATTER if chunk.back_matter else 1.0)

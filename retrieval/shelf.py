@@ -28,12 +28,21 @@ class Shelf:
 
     def words(self, terms, book_ids, limit) -> list[lexical.Hit]:
         """Return the best sections of book_ids by words, best first."""
+        return self._lexical("search", terms, book_ids, limit)
+
+    def quoted(self, terms, book_ids, limit) -> list[lexical.Hit]:
+        """Return the sections of book_ids holding the most of the terms' neighbouring pairs."""
+        return self._lexical("quoted", terms, book_ids, limit)
+
+    def _lexical(self, how, terms, book_ids, limit) -> list[lexical.Hit]:
         if not terms:
             return []
         only = None if (not self.narrowed and len(book_ids) == len(self.book_ids)) else book_ids
-        hits = lexical.get().search(terms, only, limit)
+        wanted = set(book_ids)  # the index may hold books this reader is not to see
+        hits = [hit for hit in getattr(lexical.get(), how)(terms, only, limit)
+                if hit.book_id in wanted]
         for book_id in self._live(book_ids):
-            hits.extend(self.index(book_id).words.search(terms, None, limit))
+            hits.extend(getattr(self.index(book_id).words, how)(terms, None, limit))
         return sorted(hits, key=lambda hit: -hit.score)[:limit]
 
     def nearest(self, role, vector, k, book_ids) -> list[tuple[int, int]]:

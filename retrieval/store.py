@@ -26,9 +26,10 @@ from pathlib import Path
 import numpy as np
 from django.conf import settings
 
+from books import metadata
 from books.models import Book, Heading, Page
 from books.storage import data_dir
-from retrieval import analysis, embeddings, lexical, vectors
+from retrieval import analysis, embeddings, lexical, names, vectors
 from retrieval.chunks import Chunk, passages, section_chunks
 
 VERSION = 2
@@ -62,23 +63,24 @@ def word_fields(chunk: Chunk) -> tuple[int, list[str], list[str], list[str]]:
 PROFILE_HEADINGS = 60
 
 
-def profile(book: Book, chunks) -> str:
-    """Return what the book is about, as a librarian reads it off the book: its title, the
-    largest lines of its title page and its first two levels of headings."""
-    cover = [line.get("text", "") for line in _largest_lines(book)]
+def cover_title(book: Book) -> str:
+    """Return the title printed on the book's title page ("" when none stands out)."""
+    front = list(book.pages.filter(number__lte=metadata.FRONT_PAGES).order_by("number")
+                 .values_list("number", "lines"))
+    found = metadata.title_from_pages([(n, lines or []) for n, lines in front])
+    return found[0] if found else ""
+
+
+def profile(book: Book, chunks, cover: str = "") -> str:
+    """Return what the book is about, as a librarian reads it off the book: its title, its
+    title page's and its first two levels of headings."""
     top = min((c.level for c in chunks if c.heading_id), default=1)
     chapters = [c for c in chunks if c.heading_id and c.level == top]
     sections = [c for c in chunks if c.heading_id and c.level == top + 1]
     # Every chapter, then sections as room is left: a book is about all its chapters.
     kept = {c.key for c in chapters} | {c.key for c in sections[:max(0, PROFILE_HEADINGS - len(chapters))]}
     headings = [c.title for c in chunks if c.key in kept]
-    return ". ".join(part for part in [book.title, " ".join(cover), "; ".join(headings)] if part)
-
-
-def _largest_lines(book: Book, count: int = 3) -> list[dict]:
-    page = Page.objects.filter(book=book, number=1).only("lines").first()
-    lines = [line for line in (page.lines or []) if line.get("box") and line.get("text")] if page else []
-    return sorted(lines, key=lambda line: line["box"][1] - line["box"][3])[:count]
+    return ". ".join(part for part in [book.title, cover, "; ".join(headings)] if part)
 
 
 def build(book: Book, progress=None) -> str:
@@ -105,7 +107,8 @@ def build(book: Book, progress=None) -> str:
         models[encoder.role], chosen_hashes[encoder.role] = encoder.name, digests
         embedded[encoder.role] = rows
         made += fresh
-    about = profile(book, chunks)
+    cover = cover_title(book)
+    about = profile(book, chunks, cover)
     vector = embeddings.multilingual().encode([about])[0] if about else None
     payload = {"version": VERSION, "book_id": book.pk, "models": models, "hashes": chosen_hashes,
                "profile": {"text": about, "model": embeddings.multilingual().name,
@@ -116,6 +119,7 @@ def build(book: Book, progress=None) -> str:
     lexical.get().replace(book.pk, [word_fields(chunk) for chunk in chunks])
     for role, rows in embedded.items():
         shelf_vectors(role).replace(book.pk, rows)
+    names.put(book.pk, cover)
     invalidate(book.pk)
     return f"{len(chunks)} sections, {len(texts)} passages ({made} embedded anew)"
 
@@ -163,6 +167,7 @@ def remove(book_id: int) -> None:
     """Take a book out of every index: its own files and its rows in the shelf's."""
     invalidate(book_id)
     lexical.get().remove(book_id)
+    names.put(book_id, None)
     for encoder in embeddings.encoders():
         shelf_vectors(encoder.role).remove(book_id)
     shutil.rmtree(book_dir(book_id), ignore_errors=True)

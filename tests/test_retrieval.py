@@ -330,3 +330,17 @@ def test_only_so_many_indexes_are_kept_in_memory(shelf, settings):
     assert [key[1] for key in store._loaded] == [shelf[-1].pk]
     assert retrieval.ask("bowline").results  # evicted books load again when asked
 
+
+
+def test_a_rebuilt_or_deleted_book_leaves_no_sections_behind(shelf):
+    from retrieval import lexical
+
+    sailing = shelf[0]
+    before = lexical.get().size()
+    store.build(sailing)
+    assert lexical.get().size() == before  # replaced, not added again
+    book_id = sailing.pk
+    sailing.delete()
+    store.remove(book_id)
+    assert book_id not in lexical.get().book_ids()
+    assert all(r.book_id != book_id for r in retrieval.ask("bowline").results)

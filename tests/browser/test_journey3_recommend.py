@@ -15,13 +15,15 @@ def test_a_reader_is_told_which_book_to_read_first(open_page, shelved):
     page.goto("/chat/")
     answer = ask(page, "Which book should I read first about knots?")
 
-    recommendation = answer.locator(".recommendation")
-    expect(recommendation.get_by_role("heading")).to_have_text("Which book to read first")
-    expect(recommendation.locator(".pick-book").first).to_have_text(BOATS_TITLE)
-    expect(recommendation).to_contain_text("2 Knots")
+    guide = answer.locator(".guide")
+    expect(guide.get_by_role("heading")).to_have_text("Where to read")
+    expect(guide.locator(".pick-first .pick-book")).to_have_text(BOATS_TITLE)
+    expect(guide.locator(".pick-first")).to_contain_text("2 Knots")
     # The other book is named too, after the first, with what it has on knots.
-    expect(recommendation.locator(".pick-book")).to_have_count(2)
-    expect(recommendation.locator(".pick-book").nth(1)).to_have_text(FUNE_TITLE)
+    expect(guide.locator(".pick-book")).to_have_count(2)
+    expect(guide.locator(".pick-other .pick-book")).to_have_text(FUNE_TITLE)
+    # Each pick offers its pages to download.
+    expect(guide.locator(".pick-first a.download")).to_be_visible()
     # Both books were weighed: each has a card on the topic.
     books = answer.locator(".result-card .result-book")
     expect(books.filter(has_text=BOATS_TITLE).first).to_be_visible()
