@@ -79,6 +79,10 @@ class Page(models.Model):
     label = models.CharField(
         max_length=32, blank=True, help_text="The printed page number, where known."
     )
+    gutter = models.FloatField(
+        null=True, blank=True,
+        help_text="Where a two-page spread divides into its book pages: x in points.",
+    )
     error = models.CharField(
         max_length=300, blank=True, help_text="Why the page could not be read, if it could not."
     )
