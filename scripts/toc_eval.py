@@ -46,8 +46,8 @@ def load_pages(book: str, lines_dir: Path | None) -> list[dict]:
     ]
 
 
-def evaluate(book: str, lines_dir: Path | None, verbose: bool) -> dict:
-    gt = json.loads((GT_DIR / f"{book}.gt.json").read_text())
+def evaluate(book: str, lines_dir: Path | None, verbose: bool, gt_dir: Path = GT_DIR) -> dict:
+    gt = json.loads((gt_dir / f"{book}.gt.json").read_text())
     truth = [g for g in gt["outline"] if g["in_printed_toc"]]
     pages = load_pages(book, lines_dir)
     start = time.perf_counter()
@@ -101,9 +101,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--books", default=",".join(BOOKS))
     parser.add_argument("--lines-dir", type=Path)
+    parser.add_argument("--gt-dir", type=Path, default=GT_DIR,
+                        help="where <id>.gt.json lies (a variant's, e.g. BOOKBENCH_DIR/scans/hard)")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args()
-    rows = [evaluate(book, args.lines_dir, args.verbose) for book in args.books.split(",")]
+    rows = [evaluate(book, args.lines_dir, args.verbose, args.gt_dir)
+            for book in args.books.split(",")]
     header = "book        gt  found recall  prec  level  exact  ±1   wrong unres labels toc lot  sec"
     print(header)
     for r in rows:

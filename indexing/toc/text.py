@@ -13,7 +13,8 @@ LEADER_HINT = re.compile(rf"[{LEADER_CHARS}]")
 NOT_WORD = re.compile(r"[\W_]+")
 # (pattern, kind); kind "part" < "chapter" < dotted depth; checked in this order.
 NUMBERING = [
-    (re.compile(r"^第\s*([0-9０-９〇一二三四五六七八九十百]+)\s*([編部])\s*"), "part"),
+    # Parts are often numbered in roman (第I部, 第Ⅱ部 after NFKC; OCR reads I as l or |).
+    (re.compile(r"^第\s*([0-9０-９〇一二三四五六七八九十百]+|[IVXl|]{1,5})\s*([編部])\s*"), "part"),
     (re.compile(r"^第\s*([0-9０-９〇一二三四五六七八九十百]+)\s*章\s*"), "chapter"),
     (re.compile(r"^第\s*([0-9０-９〇一二三四五六七八九十百]+)\s*節\s*"), 2),
     (re.compile(r"^第\s*([0-9０-９〇一二三四五六七八九十百]+)\s*款\s*"), 3),
@@ -42,7 +43,7 @@ JUNK_AFTER_NUMBER = re.compile(
 
 
 # "第 1 章": OCR puts spaces inside a Japanese chapter label that print has none of
-SPACED_LABEL = re.compile(r"^第\s*([0-9０-９一二三四五六七八九十百〇零]{1,6})\s*([章節編部款項])")
+SPACED_LABEL = re.compile(r"^第\s*([0-9０-９一二三四五六七八九十百〇零]{1,6}|[IVXⅠ-Ⅻ]{1,5})\s*([章節編部款項])")
 
 
 def tidy_title(text: str) -> str:
@@ -80,6 +81,8 @@ def numbering(text: str) -> tuple[str, object, str]:
         if not rest and kind in ("roman", "letter"):
             continue
         number = re.sub(r"\s", "", match.group(1)).replace("．", ".")
+        if kind == "part" and set(number) <= set("IVXl|"):
+            number = number.replace("l", "I").replace("|", "I")
         value = kanji_value(number)
         number = str(value) if value is not None else number
         if kind == "dotted":
