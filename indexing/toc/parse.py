@@ -3,6 +3,7 @@
 import re
 from dataclasses import dataclass, replace
 
+from indexing.toc.columns import merged_columns
 from indexing.toc.detect import content_rows, heading_kind, trailing_page
 from indexing.toc.layout import Row, frame_boxes
 from indexing.toc.layout import rows as make_rows
@@ -15,6 +16,8 @@ WRAP_REACH = 0.75  # a row reaching this far across its column is wrapped when i
 WRAP_GAP = 1.8  # at most this many line heights between a wrapped row and its continuation
 CORRIDOR = (0.3, 0.7)  # where the gutter of a two-column page may lie, as a share of width
 MAX_TITLE = 300
+MAX_UNPAGED = 100  # characters of an entry printed without a page number
+SENTENCE_BREAK = re.compile(r"[。．](?=.)|[.!?](?=\s+[A-Z])")
 
 
 @dataclass(frozen=True)
@@ -89,7 +92,8 @@ def _columns(page: dict, page_rows: list[Row]) -> list[list[Row]]:
     boxes, width, _ = frame_boxes(page)
     lines = [index for row in page_rows for index in row.lines]
     if len(lines) < 6:
-        return [page_rows]
+        texts = [line["text"] for line in page.get("lines") or []]
+        return merged_columns(page_rows, boxes, texts) or [page_rows]
     allowed = max(1, 0.05 * len(lines))
     steps = range(int(CORRIDOR[0] * 100), int(CORRIDOR[1] * 100) + 1)
     open_steps = [
@@ -105,7 +109,8 @@ def _columns(page: dict, page_rows: list[Row]) -> list[list[Row]]:
         ]
         if min(sum(1 for row in part if _titled(row.text)) for part in parts) >= 3:
             return parts
-    return [page_rows]
+    texts = [line["text"] for line in page.get("lines") or []]
+    return merged_columns(page_rows, boxes, texts) or [page_rows]
 
 
 def _titled(text: str) -> bool:
@@ -195,7 +200,7 @@ def _emit(group: list[Row], found, toc_page: int, left: float) -> list[Raw]:
     out = []
     for index, piece in enumerate(pieces):
         title, token = _title_and_token(piece)
-        if len(title) > MAX_TITLE:
+        if len(title) > MAX_TITLE or _paragraph(title, token):
             continue
         number, kind, _ = numbering(title)
         height = first.height
@@ -204,6 +209,21 @@ def _emit(group: list[Row], found, toc_page: int, left: float) -> list[Raw]:
         out.append(Raw(title, token, toc_page, first.line, indent, height, number, kind,
                        x, id(first) if not index else None))
     return out
+
+
+def _paragraph(title: str, token: str | None) -> bool:
+    """Return True for running text caught among the entries (a preface, a note), not an entry.
+
+    An entry without a page number is a part title or a wrapped line, short;
+    one with a page number may be long, but not several sentences. A numbered
+    entry is an entry however it reads (a FAQ's questions run to sentences).
+    """
+    if numbering(title)[0]:
+        return False
+    if token is None and len(title) > MAX_UNPAGED:
+        return True
+    sentences = len(SENTENCE_BREAK.findall(title))
+    return len(title) > MAX_UNPAGED and sentences >= 2
 
 
 def _run_in(text: str) -> list[str]:

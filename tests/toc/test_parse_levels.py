@@ -128,3 +128,39 @@ def test_run_in_entries_split_where_ocr_dropped_the_space():
     assert _run_in("20.4.1 The chapter style.358, 20.4.2 Lower level divisions 359") == [
         "20.4.1 The chapter style.358", "20.4.2 Lower level divisions 359"]
     assert _run_in("Prices 1,250 and more") == ["Prices 1,250 and more"]
+
+
+def test_a_two_column_list_merged_by_ocr_is_read_column_by_column():
+    """OCR read each row of a two-column list of examples as one box across the gutter."""
+    rows = ["#List of Examples"]
+    pairs = [("1. First Example", 29, "6. Evaluation Toggle", 35),
+             ("2. Second Example", 30, "7. Tables", 36),
+             ("3. Third Example", 31, "8. Figures", 38)]
+    for a, pa, b, pb in pairs:
+        rows.append([(f"{a} {pa} {b} {pb}", 72.0, 520.0)])
+    entries = parse(page(3, rows))
+    assert titles(entries) == [("1. First Example", "29"), ("2. Second Example", "30"),
+                               ("3. Third Example", "31"), ("6. Evaluation Toggle", "35"),
+                               ("7. Tables", "36"), ("8. Figures", "38")]
+
+
+def test_a_two_column_list_with_a_gap_in_each_row_is_split_at_the_gap():
+    rows = ["#Contents"]
+    for a, pa, b, pb in [("Anchors and chains", 1, "Ebb", 5), ("Bowline knots", 2, "Fenders", 6)]:
+        rows.append([(a, 72.0, 250.0), (str(pa), 252.0, 258.0), (b, 380.0, 400.0),
+                     (str(pb), 520.0, 526.0)])
+    assert [e.title for e in parse(page(3, rows))] == ["Anchors and chains", "Bowline knots",
+                                                       "Ebb", "Fenders"]
+
+
+def test_a_title_with_a_number_inside_is_not_split():
+    toc = page(3, ["#Contents", toc_row("1. Release 2 3. notes", 4), toc_row("2. Tides", 5)])
+    assert [e.title for e in parse(toc)] == ["1. Release 2 3. notes", "2. Tides"]
+
+
+def test_running_text_among_the_entries_is_not_an_entry():
+    note = ("This book is about boats. It was written over many years by people who sail. "
+            "Read it slowly and take notes as you go along the way.")
+    toc = page(3, ["#Contents", toc_row("1 Sails", 1), [(note[:80], 72.0, 520.0)],
+                   [(note[80:], 72.0, 400.0)], toc_row("2 Knots", 3)])
+    assert [e.title for e in parse(toc)] == ["1 Sails", "2 Knots"]
