@@ -154,7 +154,19 @@ class Heading(models.Model):
 
 
 class ReviewFlag(models.Model):
-    """A heading that a person should look at, and what became of it."""
+    """A heading that a person should look at, and what became of it.
+
+    Severity says how much of the book the doubt touches: 3, a top-level
+    heading is not placed (its whole section has no pages); 2, a heading is not
+    placed; 1, a heading is placed but its page deserves a look.
+    """
+
+    SEVERITIES = {
+        3: "A top-level heading is not placed: the pages of its whole section are unknown, "
+           "and the sections under it have no parent range.",
+        2: "The heading is not placed: its section has no pages until it is.",
+        1: "The heading is placed, but its page deserves a look.",
+    }
 
     heading = models.ForeignKey(Heading, on_delete=models.CASCADE, related_name="flags")
     reason = models.CharField(max_length=300)
@@ -177,6 +189,11 @@ class ReviewFlag(models.Model):
     def __str__(self):
         return f"{self.heading}: {self.reason}"
 
+    @property
+    def severity_reason(self) -> str:
+        """Return what this flag's severity means, for the reviewer."""
+        return self.SEVERITIES.get(self.severity, self.SEVERITIES[1])
+
 
 class HeadingDecision(models.Model):
     """A reviewer's decision on a heading: who, when, and the heading before and after."""
@@ -187,6 +204,7 @@ class HeadingDecision(models.Model):
         EDIT = "edit", "title or level edited"
         ABSENT = "absent", "marked not in the body"
         REJECT = "reject", "rejected as not a real entry"
+        SPLIT = "split", "split into two entries"
 
     heading = models.ForeignKey(Heading, on_delete=models.CASCADE, related_name="decisions")
     user = models.ForeignKey(

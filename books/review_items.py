@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from books.models import Heading, Page
 from books.rendering import crop_rect
+from indexing.toc.columns import TWO_ENTRIES
 from indexing.toc.layout import rows
 from indexing.toc.match import ROW_GAP, Title, page_rows, plausible, score, similarity, with_next
 
@@ -70,6 +71,7 @@ class Item:
     candidates: list[Candidate] = field(default_factory=list)
     proposal: int | None = None  # the page "confirm" places the heading on
     printed: PrintedLine | None = None
+    split: tuple[str, str] | None = None  # where the title seems to hold two entries
 
     @property
     def outside(self) -> bool:
@@ -85,7 +87,8 @@ def build_item(heading: Heading) -> Item:
     high = next_.page if next_ else heading.book.page_count
     if heading.page is not None:
         low, high = min(low, heading.page), max(high, heading.page)
-    item = Item(heading, previous, next_, (low, high), printed=printed_line(heading))
+    item = Item(heading, previous, next_, (low, high), printed=printed_line(heading),
+                split=split_guess(heading.title))
     item.candidates = candidates(heading, low, high)
     best = next((c for c in item.candidates if c.best), None)
     if heading.page is not None and heading.status not in (Status.ABSENT, Status.REJECTED):
@@ -93,6 +96,14 @@ def build_item(heading: Heading) -> Item:
     elif best:
         item.proposal = best.page
     return item
+
+
+def split_guess(title: str) -> tuple[str, str] | None:
+    """Return the two entries a title seems to hold ("1. A 29 6. B" → "1. A 29", "6. B")."""
+    found = TWO_ENTRIES.match(title)
+    if not found:
+        return None
+    return f"{found['first']} {found['page']}", found["second"]
 
 
 def neighbours(heading: Heading) -> tuple[Heading | None, Heading | None]:
