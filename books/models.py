@@ -30,6 +30,9 @@ class Book(models.Model):
         NONE = "none", "no structure found"
 
     structure = models.CharField(max_length=16, choices=Structure.choices, blank=True)
+    spreads = models.BooleanField(
+        default=False, help_text="Scanned as two-page spreads: a PDF page holds two book pages.",
+    )
     toc_pages = models.JSONField(default=list, blank=True, help_text="Physical pages of the TOC.")
     lot_pages = models.JSONField(
         default=list, blank=True, help_text="Physical pages listing figures or tables."

@@ -8,6 +8,14 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.AddField(
+            model_name="book",
+            name="spreads",
+            field=models.BooleanField(
+                default=False,
+                help_text="Scanned as two-page spreads: a PDF page holds two book pages.",
+            ),
+        ),
+        migrations.AddField(
             model_name="page",
             name="gutter",
             field=models.FloatField(

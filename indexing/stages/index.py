@@ -84,13 +84,13 @@ def store(book, result) -> None:
 
         restructure(book)
     _store_labels(book, result.labels)
-    book.structure = _structure(result)
+    book.structure, book.spreads = _structure(result), result.spreads
     book.toc_pages, book.lot_pages = list(result.toc_pages), list(result.lot_pages)
     book.anomalies = [
         {"kind": anomaly.kind, "pages": list(anomaly.pages), "detail": anomaly.detail}
         for anomaly in result.anomalies
     ]
-    book.save(update_fields=["structure", "toc_pages", "lot_pages", "anomalies"])
+    book.save(update_fields=["structure", "spreads", "toc_pages", "lot_pages", "anomalies"])
 
 
 def severity(heading: Heading, headings: list[Heading]) -> int:
