@@ -75,3 +75,31 @@ def test_toc_digits_are_whole_numbers_wherever_they_stand():
     counted = numbers([line("Introduction.......5"), line("8.1.1 Block paragraph 127, 8.1.2 Lists 128"),
                        line("3.2 Sails ..12"), line("１２")])
     assert counted == {"5": 1, "127": 1, "128": 1, "12": 2}
+
+
+def test_books_with_parts_are_told_by_their_truth():
+    from indexing.bench_variants import has_parts
+
+    def gt(*titles):
+        return {"outline": [{"level": 1, "title": t, "toc_text": t, "in_printed_toc": True}
+                            for t in titles]}
+
+    assert has_parts(gt("1 Introduction", "I Getting Started", "II Building", "A Index"))
+    assert has_parts(gt("第I部 ユーザーズマニュアル", "第II部 リファレンス"))
+    assert not has_parts(gt("1 Introduction", "2 Sails", "Index"))
+
+
+def test_variants_find_their_scans_and_truth(tmp_path):
+    from indexing.bench_variants import cases
+
+    truth, bench = tmp_path / "truth", tmp_path / "bench"
+    (truth / "gt").mkdir(parents=True)
+    (truth / "gt" / "boats.gt.json").write_text('{"outline": []}')
+    (bench / "scans" / "hard").mkdir(parents=True)
+    (bench / "scans" / "hard" / "boats-spreads.pdf").write_bytes(b"%PDF")
+    [case] = cases("spreads", [], bench, truth)
+    assert case.book_id == "boats-spreads" and case.born is None
+    assert case.truth == bench / "scans" / "hard" / "boats-spreads.gt.json"
+    [ordinary] = cases("ordinary", ["boats"], bench, truth)
+    assert ordinary.scan == bench / "scans" / "dev" / "boats.pdf"
+    assert cases("parts", [], bench, truth) == []
