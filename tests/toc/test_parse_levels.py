@@ -1,3 +1,5 @@
+import pytest
+
 from indexing.toc.levels import levels
 from indexing.toc.parse import parse_pages
 from indexing.toc.repair import plausible_repair, suspects
@@ -164,3 +166,45 @@ def test_running_text_among_the_entries_is_not_an_entry():
     toc = page(3, ["#Contents", toc_row("1 Sails", 1), [(note[:80], 72.0, 520.0)],
                    [(note[80:], 72.0, 400.0)], toc_row("2 Knots", 3)])
     assert [e.title for e in parse(toc)] == ["1 Sails", "2 Knots"]
+
+
+def levels_of(*rows):
+    return levels(parse(page(3, ["#Contents", *rows])))
+
+
+CHAPTERS_AND_PARTS = [  # (title, page, indent): parts at the chapters' indentation
+    ("{I} Gnuplot", 15, 72.0), ("1 Copyright", 17, 72.0), ("2 Introduction", 17, 72.0),
+    ("2.1 Seeking help", 18, 90.0), ("{II} Plotting styles", 40, 72.0), ("3 Boxes", 41, 72.0),
+    ("3.1 Box sizes", 42, 90.0), ("4 Lines", 45, 72.0), ("{III} Commands", 50, 72.0),
+    ("5 Cd", 51, 72.0), ("6 Plot", 53, 72.0),
+]
+PART_LEVELS = [1, 2, 2, 3, 1, 2, 3, 2, 1, 2, 2]
+
+
+@pytest.mark.parametrize("numerals", [
+    ("I", "II", "III"),  # read right
+    ("l", "Il", "lll"),  # OCR look-alikes
+    ("", "", ""),  # numerals lost
+    ("1", "11", "111"),  # read as arabic, out of the chapters' sequence
+])
+def test_parts_at_the_chapters_indentation_stand_above_them(numerals):
+    parts = dict(zip(("{I}", "{II}", "{III}"), numerals))
+    rows = []
+    for title, printed, indent in CHAPTERS_AND_PARTS:
+        head, _, rest = title.partition(" ")
+        text = f"{parts[head]} {rest}".strip() if head in parts else title
+        rows.append(toc_row(text, printed, indent))
+    assert levels_of(*rows) == PART_LEVELS
+
+
+def test_japanese_parts_numbered_in_roman_stand_above_their_chapters():
+    assert levels_of(toc_row("第I 部 ユーザーズマニュアル", 15), toc_row("第1章 はじめに", 17),
+                     toc_row("1.1 概要", 17, 90.0), toc_row("第II 部 リファレンス", 40),
+                     toc_row("第2章 コマンド", 41), toc_row("2.1 一覧", 42, 90.0)) == [
+        1, 2, 3, 1, 2, 3]
+
+
+def test_a_preface_and_an_index_beside_the_chapters_are_no_parts():
+    assert levels_of(toc_row("Preface", 1), toc_row("1 Copyright", 17),
+                     toc_row("2 Introduction", 19), toc_row("2.1 Help", 20, 90.0),
+                     toc_row("3 Boxes", 41), toc_row("Index", 50)) == [1, 1, 1, 2, 1, 1]
