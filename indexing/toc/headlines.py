@@ -21,12 +21,14 @@ from indexing.toc.match import ROW_GAP, Style
 from indexing.toc.text import key, numbering
 
 MAX_CHARS = 160  # longer rows are paragraphs
-TALL = 1.12  # set this much larger than the body text: display type
+TALL = 1.12  # set this much larger than the body text: a heading's type
+DISPLAY = 1.3  # a chapter's type
 WRAP_GAP = 0.9  # line heights between a heading row and its continuation
 REPEATED_PAGES = 3  # a top row seen on this many pages is a running head
 CODE_CHARS = set("{}[]();=<>$#\\|&*/_`\"'")
 CODE_SHARE = 0.12
 HEAD_APART = 1.0  # body lines between a running head and the text below it
+ALIGNED = 2.0  # body lines from the left edge (or the centre) a heading starts within
 MAX_ROWS = 3  # rows one heading may take, its label included
 WRAPPED = 0.7  # a heading row reaching this share of the measure may wrap onto the next
 FULL_MEASURE = 0.9  # a body line reaching this share of the text block's width
@@ -49,6 +51,7 @@ class Candidate:
     apart: bool  # space above it, or first on its page
     short: bool  # ends well before the right edge of the text block
     wrapped: int = 1  # rows joined into it
+    aligned: bool = True  # starts at the text block's left edge, or is centred on it
 
     @property
     def key(self) -> str:
@@ -135,10 +138,12 @@ def _carries_on(row: Row, after: Row, body: float, left: float, right: float,
         return after.height >= TALL * body
     measure = right - left
     wrapped = (row.x1 - left) >= WRAPPED * measure and not row.text.endswith(ENDS)
-    display = min(row.height, after.height) >= TALL * body
+    # Both rows in display type, or the second under the title's first word: a
+    # section title set little larger than the text is told from the paragraph
+    # after it only by that hanging indent (OCR heights vary by a tenth or more).
+    display = min(row.height, after.height) >= DISPLAY * body
     same_size = display and abs(after.height - row.height) <= 0.25 * row.height
-    # Under its title's first word, and short: not a paragraph's indented first line.
-    hanging = after.x0 > row.x0 + 1.5 * body and (after.x1 - left) < FULL_MEASURE * measure
+    hanging = after.x0 > row.x0 + 1.5 * body
     return wrapped and (same_size or hanging)
 
 
@@ -162,9 +167,11 @@ def _candidate(page, position, text, row, above, body, left, right, used) -> Can
         return None
     apart = above is None or row.y0 - above.y1 >= 0.6 * body
     short = (row.x1 - left) < FULL_MEASURE * (right - left)
+    centre = (left + right) / 2
+    aligned = row.x0 - left <= ALIGNED * body or abs((row.x0 + row.x1) / 2 - centre) <= ALIGNED * body
     text = LEADING_SPECKS.sub("", text)
     return Candidate(page, row.line, position, " ".join(text.split()), number, kind,
-                     row.height / max(body, 1.0), apart, short, used)
+                     row.height / max(body, 1.0), apart, short, used, aligned)
 
 
 def _code(text: str) -> bool:

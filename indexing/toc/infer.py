@@ -151,7 +151,9 @@ def numbered_chain(found: list[Candidate]) -> dict[int, tuple]:
 
 
 def _may_chain(candidate: Candidate) -> bool:
-    """Return False for a chapter number without display type or space above it."""
+    """Return False for a chapter number without a heading's type or space above it."""
+    if candidate.kind == "letter":  # "A note on …": an article, unless set as a heading
+        return candidate.tall >= TALL and not candidate.text[2:3].islower()
     top = len(as_tuple(candidate)) == 1
     return not top or candidate.tall >= TALL or candidate.apart or candidate.wrapped > 1
 
@@ -184,8 +186,8 @@ def part_sequence(found: list[Candidate]) -> set[int]:
 
 
 def _with_numbers(found: list[Candidate], chain: dict[int, tuple], parts: set[int]) -> list[Placed]:
-    shift = 1 if parts else 0
-    placed = [Placed(found[i], len(number) + shift) for i, number in chain.items()]
+    first_part = min(parts, default=len(found))  # chapters before it stand at the top
+    placed = [Placed(found[i], len(number) + (i > first_part)) for i, number in chain.items()]
     placed += [Placed(found[i], 1) for i in parts]
     tops = [found[i].tall for i, number in chain.items() if len(number) == 1]
     big = max(DISPLAY, 0.9 * median(tops)) if tops else DISPLAY
@@ -193,14 +195,14 @@ def _with_numbers(found: list[Candidate], chain: dict[int, tuple], parts: set[in
     for index, candidate in enumerate(found):
         if index in taken or candidate.number or len(candidate.text) > 80:
             continue
-        if candidate.tall >= big and candidate.index < 3 and candidate.short:
+        if candidate.tall >= big and candidate.index < 3 and candidate.short and candidate.aligned:
             placed.append(Placed(candidate, 1))
     return placed
 
 
 def by_size(found: list[Candidate]) -> list[Placed]:
     """Return the headings of a book that numbers none: display type, levels by size."""
-    display = [c for c in found if c.tall >= DISPLAY and c.short and c.apart
+    display = [c for c in found if c.tall >= DISPLAY and c.short and c.apart and c.aligned
                and len(c.text) <= 80]
     sizes = sorted({round(c.tall / SIZE_STEP) for c in display}, reverse=True)
     levels, level, previous = {}, 0, None

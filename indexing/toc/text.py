@@ -25,6 +25,8 @@ NUMBERING = [
     (re.compile(r"^([A-Z](?:\s?[.．]\s?\d{1,3})+)[.．]?(?:\s+|(?=[^\d\s.]))"), "dotted"),
     (re.compile(r"^(\d{1,3}(?:\s?[.．]\s?\d{1,3})+)[.．]?(?:\s+|(?=[^\d\s.．]))"), "dotted"),
     (re.compile(r"^(\d{1,3})[.．]?(?:\s+|(?=[\u3040-\u30ff\u4e00-\u9fff]))"), "chapter"),
+    # OCR often loses the space after a chapter number: "14Animations, Sounds".
+    (re.compile(r"^(\d{1,3})(?=[A-Z][a-z])"), "chapter"),
     (re.compile(r"^([IVX]{1,5})[.．]?\s+(?=\S)"), "roman"),
     (re.compile(r"^([A-Z])[.．]?\s+(?=\S)"), "letter"),
 ]

@@ -124,3 +124,25 @@ def test_a_chain_keeps_the_numbers_that_follow_each_other():
     chain = numbered_chain([candidate(n) for n in numbers])
     assert [numbers[i] for i in sorted(chain)] == ["1", "1.1", "1.2", "2", "2.1"]
     assert SIZE  # the helpers' body size is what "tall" is measured against
+
+
+def test_chapters_before_the_first_part_stay_at_the_top():
+    pages = book([["#1 Introduction"] + FILLER, ["1.1 Features"] + FILLER,
+                  ["#Part I", "#Boats"], ["#2 Sails"] + FILLER, ["2.1 Rigging"] + FILLER,
+                  ["#Part II", "#Weather"], ["#3 Clouds"] + FILLER])
+    assert [(level, title) for level, title, _ in found(pages)] == [
+        (1, "1 Introduction"), (2, "1.1 Features"), (1, "Part I Boats"), (2, "2 Sails"),
+        (3, "2.1 Rigging"), (1, "Part II Weather"), (2, "3 Clouds")]
+
+
+def test_large_type_inside_a_figure_is_no_heading():
+    pages = book([["#1 Sails"] + FILLER, ["1.1 Rigging"] + FILLER, ["#2 Knots"] + FILLER])
+    figure = page(4, FILLER[:2], folio=4)
+    figure["lines"].insert(0, line("Headline of a slide", 260, 60, height=24.0))
+    assert "Headline of a slide" not in [t for _, t, _ in found(pages + [figure])]
+
+
+def test_a_chapter_number_glued_to_its_title_still_counts():
+    pages = book([["#1Sails"] + FILLER, ["1.1 Rigging"] + FILLER, ["#2Knots"] + FILLER,
+                  ["2.1 The bowline"] + FILLER])
+    assert [level for level, _, _ in found(pages)] == [1, 2, 1, 2]
