@@ -66,7 +66,8 @@ def evaluate(book: str, lines_dir: Path | None, verbose: bool, gt_dir: Path = GT
         "level": sum(1 for j, e in matched.items() if e.level == truth[j]["level"]) / max(len(pairs), 1),
         "exact": exact / max(len(truth), 1), "pm1": near / max(len(truth), 1),
         "wrong": len(wrong), "unresolved": sum(1 for e in result.entries if e.page is None),
-        "labels": sum(1 for i, lab in enumerate(labels) if result.labels.get(i + 1) == lab) / len(labels),
+        "labels": sum(1 for i, lab in enumerate(labels)
+                      if result.labels.get(i + 1, "") == (lab or "")) / len(labels),
         "toc_ok": result.toc_pages == gt["toc_pages"], "lot_ok": result.lot_pages == gt["lot_pages"],
         "seconds": seconds, "inferred": result.inferred,
     }

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from indexing.ocr import layout
+from indexing.ocr import columns, layout
 from indexing.ocr.spreads import Gutter, find_gutter, two_folios
 
 
@@ -53,7 +53,15 @@ def assemble(page: Split, raws: list[list[layout.RawLine]]) -> dict:
     return {"lines": lines, "gutter": None}
 
 
+def refine(engine, page: Split, found: dict) -> dict:
+    """Return found with a vertical contents page's columns read again (indexing.ocr.columns)."""
+    if len(page.images) == 1:
+        found = {**found, "lines": columns.reread(engine, page.images[0], page.scale,
+                                                  found["lines"])}
+    return found
+
+
 def read_page(engine, image: np.ndarray, scale: float) -> dict:
     """Return {"lines": page lines in reading order, "gutter": x in points or None}."""
     page = split(image, scale)
-    return assemble(page, engine.read(page.images))
+    return refine(engine, page, assemble(page, engine.read(page.images)))

@@ -124,7 +124,8 @@ class OcrStage(Stage):
         start = 0
         for item in items:
             count = len(item.split.images)
-            found = read.assemble(item.split, results[start:start + count])
+            found = read.refine(engine, item.split,
+                                read.assemble(item.split, results[start:start + count]))
             start += count
             item.page.source, item.page.lines = Source.OCR, found["lines"]
             item.page.gutter = found["gutter"]

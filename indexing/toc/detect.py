@@ -44,7 +44,7 @@ def trailing_page(text: str) -> tuple[str, str] | None:
     match = TRAILING.match(text)
     if not match:
         return None
-    title, token = match.group(1), match.group(2)
+    title, token = match.group(1), match.group(2).replace(" ", "")
     if parse_page(token, roman_upper=False) is None:
         return None
     if title and len(title) + len(token) == len(text) and _glued(title, token):
@@ -58,7 +58,8 @@ TRAILING = re.compile(
     r"^(.*?)[\s.．・·•…‥⋯_]*((?<![0-9A-Za-z])[0-9０-９]{1,4}|"
     # Lower-case roman; OCR may capitalise a letter of it ("xxV").
     r"(?<=[\s.．・·•…‥⋯_])(?=[ivxlcdmIVXLCDM]*[ivxlcdm])[ivxlcdmIVXLCDM]{1,8}|"
-    r"(?<=[\s.．・·•…‥⋯_])[〇一二三四五六七八九十百千]{1,6})$"
+    # Kanji numerals; a vertical number's digits may come back as separate boxes ("一 五").
+    r"(?<=[\s.．・·•…‥⋯_])[〇一二三四五六七八九十百千](?: ?[〇一二三四五六七八九十百千]){0,5})$"
 )
 
 

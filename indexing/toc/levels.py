@@ -15,7 +15,7 @@ from indexing.toc.parse import Raw
 
 SAME_INDENT = 0.6  # line heights
 BIG_GAP = 1.4  # spacing above a row, over the usual spacing, that sets off a top entry
-RANKS = {"part": 0, "roman": 0, "chapter": 1, "letter": 1}
+RANKS = {"part": 0, "roman": 0, "chapter": 1, "letter": 1, "item": 3}  # item: 一 under a 節
 PART_INDENT = 1.0  # line heights: a part printed at its chapters' indentation
 PART_PAGES = 2  # a part's page is its first chapter's, or a page or two before
 

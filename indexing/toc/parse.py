@@ -5,16 +5,25 @@ from dataclasses import dataclass, replace
 
 from indexing.toc.columns import merged_columns
 from indexing.toc.detect import content_rows, heading_kind, trailing_page
-from indexing.toc.layout import Row, frame_boxes
+from indexing.toc.kanji import garbled_page
+from indexing.toc.layout import Row, frame_boxes, is_vertical
 from indexing.toc.layout import rows as make_rows
-from indexing.toc.numbers import parse_page
-from indexing.toc.text import numbering, tidy_title
+from indexing.toc.numbers import kanji_value, parse_page
+from indexing.toc.text import (
+    KANJI_FROM_LOOKALIKE,
+    KANJI_ITEM,
+    key,
+    numbering,
+    strip_trailing_leaders,
+    tidy_title,
+)
 
 # "A 12, B 13"; OCR may drop the space before a dotted section number ("249,12.5.3").
 RUN_IN = re.compile(r"(?<=[0-9ivxlc])[,;](?:\s+(?=[^\W_a-z])|(?=\d{1,3}(?:\.\d{1,3})+\s))")
 WRAP_REACH = 0.75  # a row reaching this far across its column is wrapped when it lacks a page
 WRAP_GAP = 1.8  # at most this many line heights between a wrapped row and its continuation
 CORRIDOR = (0.3, 0.7)  # where the gutter of a two-column page may lie, as a share of width
+LEADER_END = re.compile(r"[・·•…‥⋯.．]{2,}\s*$")
 MAX_TITLE = 300
 MAX_UNPAGED = 100  # characters of an entry printed without a page number
 SENTENCE_BREAK = re.compile(r"[。．](?=.)|[.!?](?=\s+[A-Z])")
@@ -35,6 +44,7 @@ class Raw:
     x: float = 0.0  # left edge on the page, in points
     gap: float | None = None  # space above the row over the column's usual line spacing
     column: int = 0
+    repaired: bool = False  # the page number was misread and repaired by page order
 
     @property
     def printed(self) -> tuple[str, int] | None:
@@ -48,9 +58,35 @@ def parse_pages(pages: list[dict], folio_lines: dict[int, set[int]]) -> list[Raw
         number = page["number"]
         page_rows = content_rows(page, folio_lines.get(number, set()))
         page_rows = _lone_capital_roman(page, _after_heading(page_rows))
+        vertical = is_vertical(page)
         for index, column in enumerate(_columns(page, page_rows)):
-            entries += _parse_column(column, number, index)
-    return entries
+            entries += _parse_column(column, number, index, vertical)
+    return kanji_items(entries)
+
+
+def kanji_items(entries: list[Raw]) -> list[Raw]:
+    """Return the entries with Japanese item numerals (一, 二, 三 under a 節) read as numbers.
+
+    "三サイトマップ" may be item 3 or a word (三角形), and OCR reads 一 as ー and
+    二 as ニ: a leading numeral or look-alike counts only where it continues
+    the items (一 after a 章 or 節, then 二, 三 …).
+    """
+    out, expected = [], None
+    for entry in entries:
+        if entry.kind in ("part", "chapter") or isinstance(entry.kind, int):
+            out.append(entry)
+            expected = 1
+            continue
+        found = KANJI_ITEM.match(entry.title) if entry.kind is None else None
+        value = kanji_value(found[1].translate(KANJI_FROM_LOOKALIKE)) if found else None
+        if value is not None and expected is not None and value in (expected, 1):
+            rest = entry.title[found.end():].strip()
+            title = f"{found[1].translate(KANJI_FROM_LOOKALIKE)} {rest}"
+            out.append(replace(entry, title=title, number=str(value), kind="item"))
+            expected = value + 1
+        else:
+            out.append(entry)
+    return out
 
 
 def _after_heading(page_rows: list[Row]) -> list[Row]:
@@ -129,7 +165,8 @@ def _runs(steps: list[int]) -> list[list[int]]:
     return runs
 
 
-def _parse_column(column: list[Row], toc_page: int, number: int) -> list[Raw]:
+def _parse_column(column: list[Row], toc_page: int, number: int,
+                  vertical: bool = False) -> list[Raw]:
     if not column:
         return []
     left = min(row.x0 for row in column)
@@ -138,18 +175,20 @@ def _parse_column(column: list[Row], toc_page: int, number: int) -> list[Raw]:
     spacing = sorted(b.y1 - a.y1 for a, b in zip(column, column[1:]))
     usual = spacing[len(spacing) // 2] if spacing else 1.0
     gaps = {id(b): (b.y1 - a.y1) / max(usual, 1.0) for a, b in zip(column, column[1:])}
-    entries = _parse_rows(column, toc_page, left, right)
+    entries = _parse_rows(column, toc_page, left, right, vertical)
     return [
         Raw(**{**entry.__dict__, "gap": gaps.get(entry.gap), "column": number})
         for entry in entries
     ]
 
 
-def _parse_rows(column: list[Row], toc_page: int, left: float, right: float) -> list[Raw]:
+def _parse_rows(column: list[Row], toc_page: int, left: float, right: float,
+                vertical: bool = False) -> list[Raw]:
     entries: list[Raw] = []
     pending: list[Row] = []
     for row in column:
-        found = trailing_page(row.text)
+        # A vertical page's kanji numbers are often misread: kept for repair (kanji.py).
+        found = trailing_page(row.text) or (garbled_page(row.text) if vertical else None)
         if found and not found[0]:
             _attach_page(entries, pending, found[1], toc_page, left)
             pending = []
@@ -176,6 +215,8 @@ def _continues(previous: Row, row: Row, left: float, right: float) -> bool:
         return False
     if previous.text.endswith((",", ";", "-", "‐")):
         return True  # run-in entries or a hyphenated word carry on
+    if LEADER_END.search(previous.text):
+        return False  # its leaders ran to a page number OCR lost: the entry is whole
     if numbering(row.text)[1] not in (None, "roman", "letter"):
         return False
     reach = (previous.x1 - left) / max(right - left, 1.0)
@@ -200,8 +241,10 @@ def _emit(group: list[Row], found, toc_page: int, left: float) -> list[Raw]:
     out = []
     for index, piece in enumerate(pieces):
         title, token = _title_and_token(piece)
-        if len(title) > MAX_TITLE or _paragraph(title, token):
-            continue
+        if token is None and found and len(pieces) == 1 and text.endswith(found[1]):
+            title, token = tidy_title(strip_trailing_leaders(text[:-len(found[1])])), found[1]
+        if len(title) > MAX_TITLE or _paragraph(title, token) or len(key(title)) < 2:
+            continue  # too long, running text, or a speck read as a letter
         number, kind, _ = numbering(title)
         height = first.height
         indent = (first.x0 - left) / max(height, 1.0)

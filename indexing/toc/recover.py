@@ -1,6 +1,6 @@
 """The whole recovery, stage by stage: folios, contents pages, entries, levels, grounding."""
 
-from indexing.toc import spreads
+from indexing.toc import kanji, spreads
 from indexing.toc.detect import Block, find_blocks
 from indexing.toc.folios import Mapping, fit
 from indexing.toc.ground import NEAR, Body, Placement, ground
@@ -56,7 +56,9 @@ def _main_entries(pages: list[dict], blocks: list[Block], mapping: Mapping) -> l
         if not _continues(entries, following):
             break
         entries += following
-    return entries
+    bad = suspects([raw.printed for raw in entries])
+    clean = {id(raw) for i, raw in enumerate(entries) if i not in bad}
+    return kanji.repair_entries(entries, lambda raw: id(raw) in clean)
 
 
 def _continues(entries: list[Raw], following: list[Raw]) -> bool:
@@ -72,7 +74,7 @@ def _place(raws: list[Raw], mapping: Mapping, body: Body, page_count: int):
     for index, value in enumerate(printed):
         guess, sure = mapping.predict(*value) if value and index not in bad else (None, False)
         predicted.append(guess)
-        strong.append(sure)
+        strong.append(sure and not raws[index].repaired)  # a repair only guides the search
     placements = ground([raw.title for raw in raws], predicted, strong, body, page_count)
     anomalies: list[Anomaly] = []
     entries = []

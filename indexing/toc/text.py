@@ -48,11 +48,21 @@ JUNK_AFTER_NUMBER = re.compile(
 SPACED_LABEL = re.compile(r"^第\s*([0-9０-９一二三四五六七八九十百〇零]{1,6}|[IVXⅠ-Ⅻ]{1,5})\s*([章節編部款項])")
 
 
+# Kanji numerals OCR reads as kana or dashes: ー/-/— for 一, ニ for 二.
+KANJI_FROM_LOOKALIKE = str.maketrans({"ー": "一", "-": "一", "—": "一", "－": "一", "ニ": "二"})
+LOOKALIKE_LABEL = re.compile(r"^第\s*([一二三四五六七八九十ーニ\-—－]{1,4})\s*([章節編部款項])")
+LEADING_SPECKS = re.compile(r"^(?:[·•・,'`]\s*)+(?=\S)")  # dust OCR reads before a title
+KANJI_ITEM = re.compile(r"^([一二三四五六七八九十ーニ\-—－])[\s　、．.]*(?=\S)")
+
+
 def tidy_title(text: str) -> str:
     """Return the title without bullet-like specks between its number and its words.
 
-    A Japanese label spaced out by OCR ("第1 章") is closed up ("第1章").
+    A Japanese label spaced out by OCR ("第1 章") is closed up ("第1章"), and one
+    whose numeral OCR read as a look-alike ("第ー節", "第ニ章") is read as printed.
     """
+    text = LEADING_SPECKS.sub("", text)
+    text = LOOKALIKE_LABEL.sub(lambda m: "第" + m[1].translate(KANJI_FROM_LOOKALIKE) + m[2], text)
     return JUNK_AFTER_NUMBER.sub(r"\1 ", SPACED_LABEL.sub(r"第\1\2", text))
 
 
