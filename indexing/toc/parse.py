@@ -219,6 +219,8 @@ def _continues(previous: Row, row: Row, left: float, right: float) -> bool:
         return False  # its leaders ran to a page number OCR lost: the entry is whole
     if numbering(row.text)[1] not in (None, "roman", "letter"):
         return False
+    if KANJI_ITEM.match(tidy_title(row.text)):
+        return False  # a Japanese item (一, 二 …) starts an entry of its own
     reach = (previous.x1 - left) / max(right - left, 1.0)
     indented = row.x0 > previous.x0 + 0.5 * previous.height
     return reach >= WRAP_REACH or indented

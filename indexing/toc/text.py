@@ -9,6 +9,7 @@ LEADER_CHARS = r".．・·•…‥⋯_﹒·∙⋅"
 LEADER_RUN = re.compile(rf"(?:\s*[{LEADER_CHARS}]){{4,}}\s*|\s*[…‥⋯]+\s*")
 TRAILING_LEADER = re.compile(rf"(?:\s*[{LEADER_CHARS}])+\s*$")
 SPACES = re.compile(r"\s+")
+MIXED_LEADERS = re.compile(rf"(?:\s*[{LEADER_CHARS}●。oO0○:;,']){{5,}}\s*")
 LEADER_HINT = re.compile(rf"[{LEADER_CHARS}]")
 NOT_WORD = re.compile(r"[\W_]+")
 # (pattern, kind); kind "part" < "chapter" < dotted depth; checked in this order.
@@ -35,6 +36,9 @@ LOOKALIKES = str.maketrans({
     "ー": "-", "一": "-", "－": "-", "—": "-", "–": "-", "‐": "-", "―": "-", "−": "-",
     "口": "ロ", "力": "カ", "へ": "ヘ", "べ": "ベ", "ぺ": "ペ", "工": "エ", "夕": "タ",
     "卜": "ト", "二": "ニ", "八": "ハ",
+    # Small kana: OCR confuses them with full-size ones (ューザー for ユーザー).
+    **{small: full for small, full in zip("ァィゥェォッャュョヮぁぃぅぇぉっゃゅょゎ",
+                                          "アイウエオツヤユヨワあいうえおつやゆよわ")},
 })
 
 
@@ -67,10 +71,21 @@ def tidy_title(text: str) -> str:
 
 
 def clean(text: str) -> str:
-    """Return the text with leader runs removed and spaces collapsed."""
+    """Return the text with leader runs removed and spaces collapsed.
+
+    OCR reads some leader dots of a scan as o, 0 or ●: a long run of dot-like
+    marks counts as leaders when most of it is dots.
+    """
     if LEADER_HINT.search(text):
         text = LEADER_RUN.sub(" ", text)
+        text = MIXED_LEADERS.sub(_leaders_only, text)
     return SPACES.sub(" ", text).strip()
+
+
+def _leaders_only(match) -> str:
+    run = match.group(0)
+    dots = sum(1 for char in run if char in LEADER_CHARS or char in "●。")
+    return " " if dots * 2 >= len(run.replace(" ", "")) else run
 
 
 def strip_trailing_leaders(text: str) -> str:
