@@ -30,6 +30,7 @@ import django
 KANJI = "〇一二三四五六七八九"
 CHAPTERS, SECTIONS, ITEMS = 7, 3, 3  # 7 chapters of 3 sections of 3 items: 91 headings
 SENTENCES_PER_ITEM = 11
+FOOT = 0.92  # the folio stands below this share of the page; the contents' numbers above
 PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|%[sd]|\{\w*\}|<[^>]+>|\\n")
 LATIN = re.compile(r"[A-Za-z0-9_@/.+\-:;=#$%&^~\\{}<>|'\"()\[\]*]+")
 JAPANESE = re.compile(r"[\u3000-\u30ff\u4e00-\u9fff\uff00-\uffef]")
@@ -180,8 +181,8 @@ def _folio(page) -> str:
     """Return the page's printed number as arabic digits ("" when it has none)."""
     for x0, y0, x1, y1, text, *_ in page.get_text("words"):
         centred = abs((x0 + x1) / 2 - page.rect.width / 2) < 0.1 * page.rect.width
-        if y0 < 0.85 * page.rect.height or not centred:
-            continue  # not the folio: the foot's centre holds it
+        if y0 < FOOT * page.rect.height or not centred:
+            continue  # not the folio: the foot's centre holds it, below the columns' ends
         digits = text.strip("〔〕")
         if digits and all(char in KANJI for char in digits) and text.startswith("〔"):
             return str(int("".join(str(KANJI.index(char)) for char in digits)))
