@@ -48,6 +48,14 @@ def test_a_spread_is_cut_at_its_gutter():
     assert abs(gutter.x - PAGE_W) <= 4
 
 
+def test_a_spread_with_a_blank_page_and_dust_is_still_cut_at_its_shadow():
+    left = shade(np.full((PAGE_H, PAGE_W), 235, np.uint8), "right-edge")
+    left[300:302, 200:202] = 20  # a speck on the blank verso
+    right = shade(text_block(PAGE_W, PAGE_H, seed=3), "left-edge")
+    gutter = find_gutter(np.hstack([left, right]))
+    assert gutter is not None and gutter.shadow and abs(gutter.x - PAGE_W) <= 4
+
+
 def test_a_single_page_is_no_spread():
     assert find_gutter(text_block(PAGE_W, PAGE_H)) is None
 

@@ -3,8 +3,8 @@
 An overhead scanner photographs an open book: the image is wider than tall,
 a column of blank paper runs down the middle between the two text blocks,
 and the binding darkens the paper towards it (the gutter's shadow). A wide
-image with such a blank column and a shadow on it is a spread, cut at the
-darkest column of the blank band. Without a shadow (a scan whose paper was
+image whose darkest central column is blank and in shadow is a spread, cut
+there (one of its pages may be blank). Without a shadow (a scan whose paper was
 evened out) the same band only counts when each side prints its own folio,
 which needs the page read first (``two_folios``).
 """
@@ -18,7 +18,7 @@ import numpy as np
 MIN_ASPECT = 1.2  # width over height: two portrait pages side by side
 CENTRE = (0.38, 0.62)  # where the gutter may lie, as a share of the width
 INK = 0.55  # darker than this share of the paper's brightness is ink
-BLANK = 0.002  # a column with less ink than this share of its height is blank
+BLANK = 0.005  # a column with less ink than this share of its height is blank (dust aside)
 MIN_BAND = 0.01  # the blank band is at least this share of the width
 SHADOW = 0.06  # the paper at the gutter is at least this much darker than the page's
 EDGE_BANDS = (0.1, 0.9)  # folios stand above or below these shares of the height
@@ -44,14 +44,14 @@ def find_gutter(gray: np.ndarray) -> Gutter | None:
     paper = np.percentile(sample, 90, axis=0)
     ink = (sample < INK * paper[None, :]).mean(axis=0)
     low, high = (int(share * sample.shape[1]) for share in CENTRE)
+    darkest = low + int(np.argmin(paper[low:high]))
+    if paper[darkest] < (1 - SHADOW) * float(np.median(paper)) and ink[darkest] <= BLANK:
+        return Gutter(darkest * STEP, True)  # the binding's shadow, with no text on it
     band = _blank_band(ink, low, high)
     if band is None or band[1] - band[0] < MIN_BAND * sample.shape[1]:
         return None
     start, end = band
-    darkest = start + int(np.argmin(paper[start:end]))
-    shadow = paper[darkest] < (1 - SHADOW) * float(np.median(paper))
-    cut = darkest if shadow else (start + end) // 2
-    return Gutter(cut * STEP, bool(shadow))
+    return Gutter((start + end) // 2 * STEP, False)
 
 
 def _blank_band(ink: np.ndarray, low: int, high: int) -> tuple[int, int] | None:
