@@ -25,6 +25,7 @@ WRAP_GAP = 1.8  # at most this many line heights between a wrapped row and its c
 CORRIDOR = (0.3, 0.7)  # where the gutter of a two-column page may lie, as a share of width
 LEADER_END = re.compile(r"[・·•…‥⋯.．]{2,}\s*$")
 MAX_TITLE = 300
+CJK_SPACE = re.compile(r"(?<=[\u3040-\u30ff\u4e00-\u9fff])\s+(?=[\u3040-\u30ff\u4e00-\u9fff])")
 MAX_UNPAGED = 100  # characters of an entry printed without a page number
 SENTENCE_BREAK = re.compile(r"[。．](?=.)|[.!?](?=\s+[A-Z])")
 
@@ -245,8 +246,8 @@ def _emit(group: list[Row], found, toc_page: int, left: float) -> list[Raw]:
         title, token = _title_and_token(piece)
         if token is None and found and len(pieces) == 1 and text.endswith(found[1]):
             title, token = tidy_title(strip_trailing_leaders(text[:-len(found[1])])), found[1]
-        if len(title) > MAX_TITLE or _paragraph(title, token) or len(key(title)) < 2:
-            continue  # too long, running text, or a speck read as a letter
+        if len(title) > MAX_TITLE or _paragraph(title, token) or _specks(title):
+            continue  # too long, running text, or specks read as letters
         number, kind, _ = numbering(title)
         height = first.height
         indent = (first.x0 - left) / max(height, 1.0)
@@ -254,6 +255,23 @@ def _emit(group: list[Row], found, toc_page: int, left: float) -> list[Raw]:
         out.append(Raw(title, token, toc_page, first.line, indent, height, number, kind,
                        x, id(first) if not index else None))
     return out
+
+
+def _specks(title: str) -> bool:
+    """Return True for a "title" OCR made of dust and stray marks ("0", "一 11 い1 元 s, B").
+
+    A numbered entry is an entry; an unnumbered one is dust when it is a
+    single mark, or mostly one- and two-letter scraps.
+    """
+    number, _, rest = numbering(title)
+    if number:
+        return not key(rest) and not key(number)
+    words = CJK_SPACE.sub("", title).split()  # OCR spaces out kana and kanji ("閉 し る")
+    sizes = [sum(char.isalnum() for char in word) for word in words]
+    if sum(sizes) < 2:
+        return True
+    short, longest = sum(1 for size in sizes if size <= 2), max(sizes, default=0)
+    return len(words) >= 4 and short >= 0.7 * len(words) and longest <= 3
 
 
 def _paragraph(title: str, token: str | None) -> bool:

@@ -208,3 +208,13 @@ def test_a_preface_and_an_index_beside_the_chapters_are_no_parts():
     assert levels_of(toc_row("Preface", 1), toc_row("1 Copyright", 17),
                      toc_row("2 Introduction", 19), toc_row("2.1 Help", 20, 90.0),
                      toc_row("3 Boxes", 41), toc_row("Index", 50)) == [1, 1, 1, 2, 1, 1]
+
+
+@pytest.mark.parametrize("title, specks", [
+    ("一 11 い1 元 s, B", True), ("0", True), ("D", True), ("索引", False), ("付録 A", False),
+    ("A Note on the Way", False), ("第七章 サイドバー", False), ("3.1 概要", False),
+])
+def test_dust_read_as_letters_is_no_entry(title, specks):
+    from indexing.toc.parse import _specks
+
+    assert _specks(title) is specks
