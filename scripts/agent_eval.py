@@ -11,6 +11,7 @@ written to the books.
 Usage (in a data directory whose books ran the pipeline, e.g. bookbench's):
   LIBRARIAN_DATA_DIR=~/.cache/librarian-bench/scans \\
   .venv/bin/python scripts/agent_eval.py --books faq,jlshort --per-book 8
+BOOKBENCH_TRUTH names shared/bookbench where it is not beside the checkout.
 With --lines-dir, books missing from the data directory are made there from OCR
 lines already read (scripts/ocr_lines.py or bookbench --dump-lines): the scan is
 registered, its pages stored from DIR/<id>.json, and ingest and index run.
@@ -37,7 +38,8 @@ from indexing.bench_toc import align  # noqa: E402
 from indexing.contract import StageContext  # noqa: E402
 from indexing.stages.verify import BATCH, HEADING_FIELDS, _Agent, batches  # noqa: E402
 
-SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "bookbench"
+SHARED = Path(os.environ.get(
+    "BOOKBENCH_TRUTH", Path(__file__).resolve().parent.parent.parent / "shared" / "bookbench"))
 BENCH = Path(os.environ.get("BOOKBENCH_DIR", Path.home() / ".cache" / "bookbench"))
 
 
@@ -53,6 +55,10 @@ def main():
     parser.add_argument("--batch", type=int, default=BATCH, help="headings per call")
     parser.add_argument("--lines-dir", type=Path)
     args = parser.parse_args()
+    if args.lines_dir:
+        from django.core.management import call_command
+
+        call_command("migrate", verbosity=0)
     ctx = StageContext.from_settings()
     model = llm.load(ctx.llm)
     if model is None:
@@ -118,13 +124,10 @@ def find_book(book_id: str, lines_dir: Path | None):
 
 def seed(book_id: str, pdf: Path, lines: Path):
     """Register the scan and store its pages from already read lines; run ingest and index."""
-    from django.core.management import call_command
-
     from books.registration import read_chunks, register
     from indexing import textlayer
     from indexing.runner import run_pending
 
-    call_command("migrate", verbosity=0)
     with open(pdf, "rb") as handle:
         book = register(read_chunks(handle), pdf.name).book
     Page.objects.bulk_create(Page(
