@@ -409,3 +409,20 @@ def test_the_item_says_what_its_severity_means(alice_client, boats):
     assert "Severity 2 of 3: The heading is not placed" in content
     [flag] = alice_client.get(f"/api/review/{knots.pk}").json()["open_flags"]
     assert flag["severity_reason"].startswith("The heading is not placed")
+
+
+def test_a_spread_candidate_shows_the_half_with_the_heading(alice_client, boats):
+    knots = heading(boats, "2 Knots")
+    page = boats.pages.get(number=4)
+    width = page.width
+    page.lines = [{**line, "box": [line["box"][0] + width, line["box"][1],
+                                   line["box"][2] + width, line["box"][3]]}
+                  for line in page.lines]  # the page's text on the right half
+    page.width, page.gutter = 2 * width, width
+    page.save()
+    item = build_item(knots)
+    [four] = [c for c in item.candidates if c.page == 4]
+    assert four.side == "right" and four.match is not None
+    assert 0 <= four.match.box[0] < 100
+    content = alice_client.get(reverse("review-item", args=[knots.pk])).content.decode()
+    assert "half-right" in content and "(right half)" in content
