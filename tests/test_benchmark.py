@@ -103,3 +103,21 @@ def test_variants_find_their_scans_and_truth(tmp_path):
     [ordinary] = cases("ordinary", ["boats"], bench, truth)
     assert ordinary.scan == bench / "scans" / "dev" / "boats.pdf"
     assert cases("parts", [], bench, truth) == []
+
+
+def test_the_vertical_book_is_made_from_real_japanese_text():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "scripts" / "make_vertical_book.py"
+    spec = importlib.util.spec_from_file_location("make_vertical_book", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    sentences, titles = module.sentences_and_titles(module.catalogue())
+    entries = module.outline(titles, 0)
+    assert len(entries) == 91 and len({title for _, _, title in entries}) == 91
+    assert [level for level, _, _ in entries[:5]] == [1, 2, 3, 3, 3]
+    assert entries[0][1] == "第一章" and entries[1][1] == "第一節" and entries[2][1] == "一"
+    assert sum(map(len, sentences)) > 5000 and all(s.endswith(("。", "？", "！")) for s in sentences)
+    assert module.kanji_digits(102) == "一〇二" and module.kanji_count(12) == "十二"
+    assert "\\kansuji" in module.tex(entries[:4], sentences, "kanji", "題")
