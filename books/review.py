@@ -11,9 +11,9 @@ from django.db.models import Count, F, Max, Q
 
 from books.models import Book, Heading, HeadingDecision, ReviewFlag
 from books.signals import headings_changed
+from indexing.toc.detect import trailing_page
 from indexing.toc.model import Entry
 from indexing.toc.recover import with_ends
-from indexing.toc.detect import trailing_page
 from indexing.toc.text import numbering
 
 Status = Heading.Status

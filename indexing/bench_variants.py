@@ -65,7 +65,8 @@ def has_parts(gt: dict) -> bool:
 
 def _dev(variant, book_id, bench_dir, truth_dir) -> Case:
     return Case(variant, book_id, bench_dir / "scans" / "dev" / f"{book_id}.pdf",
-                truth_dir / "gt" / f"{book_id}.gt.json", bench_dir / "pdf" / "dev" / f"{book_id}.pdf")
+                truth_dir / "gt" / f"{book_id}.gt.json",
+                bench_dir / "pdf" / "dev" / f"{book_id}.pdf")
 
 
 def _hard(variant, book_id, bench_dir, truth_dir) -> Case:

@@ -46,7 +46,8 @@ def kanji_digits(value: int) -> str:
 def kanji_count(value: int) -> str:
     """Return a small count in kanji as chapters are numbered (12 → 十二)."""
     tens, ones = divmod(value, 10)
-    return ("" if tens < 2 else KANJI[tens]) + ("十" if tens else "") + (KANJI[ones] if ones else "")
+    ten = ("" if tens < 2 else KANJI[tens]) + ("十" if tens else "")
+    return ten + (KANJI[ones] if ones else "")
 
 
 def catalogue() -> list[str]:
@@ -102,7 +103,8 @@ PREAMBLE = r"""\documentclass[12pt,openany]{utbook}
 \def\ps@front{\def\@oddfoot{}\def\@evenfoot{}\def\@oddhead{}\def\@evenhead{}}
 \renewcommand{\thepage}{\number\c@page}
 \newcommand{\leader}{\leaders\hbox to 1zw{\hss ・\hss}\hfill}
-\newcommand{\tocline}[3]{\par\ifnum#1=1 \vskip 0.6zw\fi\noindent\hspace*{\numexpr 2*(#1-1)\relax zw}%
+\newcommand{\tocline}[3]{\par\ifnum#1=1 \vskip 0.6zw\fi
+  \noindent\hspace*{\numexpr 2*(#1-1)\relax zw}%
   {\ifnum#1=1 \bfseries\fi #2}\nobreak\leader\nobreak\TOCNUM{#3}\par}
 \newcommand{\entry}[3]{\addtocontents{toc}{\protect\tocline{#3}{#2}{\thepage}}%
   \protected@write\@auxout{}{\string\gtentry{#3}{#2}{\thepage}}}
@@ -123,7 +125,8 @@ def tex(entries, sentences, numbers: str, title: str) -> str:
                   else r"\newcommand{\TOCNUM}[1]{\rensuji{#1}}")
     parts = [PREAMBLE, rf"\makeatletter\newcommand{{\FOLIO}}{{{folio}}}\makeatother", toc_number,
              r"\begin{document}\pagestyle{front}",
-             rf"\vspace*{{4zw}}{{\Huge\bfseries {title}}}\par\vspace{{4zw}}{{\large 試験用の縦組み本}}",
+             rf"\vspace*{{4zw}}{{\Huge\bfseries {title}}}\par",
+             r"\vspace{4zw}{\large 試験用の縦組み本}",
              r"\clearpage\null\clearpage",
              r"\renewcommand{\contentsname}{目次}\tableofcontents",
              r"\clearpage\pagestyle{book}\setcounter{page}{1}"]
@@ -179,7 +182,7 @@ def ground_truth(book_id: str, title: str, aux: str, pdf: Path) -> dict:
 
 def _folio(page) -> str:
     """Return the page's printed number as arabic digits ("" when it has none)."""
-    for x0, y0, x1, y1, text, *_ in page.get_text("words"):
+    for x0, y0, x1, _, text, *_ in page.get_text("words"):
         centred = abs((x0 + x1) / 2 - page.rect.width / 2) < 0.1 * page.rect.width
         if y0 < FOOT * page.rect.height or not centred:
             continue  # not the folio: the foot's centre holds it, below the columns' ends

@@ -44,7 +44,8 @@ def main() -> None:
         first, last = 1, document.page_count
         if args.pages:
             first, last = (int(part) for part in args.pages.split("-"))
-        prepared = (_prepare(document[number - 1], number, ctx) for number in range(first, last + 1))
+        prepared = (_prepare(document[number - 1], number, ctx)
+                    for number in range(first, last + 1))
         with ThreadPoolExecutor(ctx.ocr.batch_pages) as pool:
             pages = []
             for page in pool.map(lambda item: _read(engine, *item), prepared):

@@ -23,8 +23,8 @@ MIN_BAND = 0.01  # the blank band is at least this share of the width
 SHADOW = 0.06  # the paper at the gutter is at least this much darker than the page's
 EDGE_BANDS = (0.1, 0.9)  # folios stand above or below these shares of the height
 STEP = 2  # pixels skipped when measuring: a spread is found at half resolution
-FOLIO = re.compile(r"^[\[(〔\-–—]?\s*(\d{1,4}|[ivxlcdm]{1,7}|[〇一二三四五六七八九十百]{1,5})\s*[\])〕\-–—]?$",
-                   re.I)
+FOLIO = re.compile(r"^[\[(〔\-–—]?\s*(\d{1,4}|[ivxlcdm]{1,7}|"
+                   r"[〇一二三四五六七八九十百]{1,5})\s*[\])〕\-–—]?$", re.I)
 
 
 @dataclass(frozen=True)

@@ -120,7 +120,7 @@ def _tokens(text: str) -> list[str]:
 
 
 def kanji_folio(text: str) -> str | None:
-    """Return a kanji folio as kanji digits ("〔一二〕", "(二ハ」", "[-O]" → 一二, 二八, 一〇), or None.
+    """Return a kanji folio as kanji digits ("〔一二〕" → 一二, "(二ハ」" → 二八), or None.
 
     Kanji folios come back in any bracket, spaced, with look-alikes for their
     digits (ー for 一, O for 〇, ハ for 八); a reading is used only where

@@ -168,7 +168,8 @@ def _candidate(page, position, text, row, above, body, left, right, used) -> Can
     apart = above is None or row.y0 - above.y1 >= 0.6 * body
     short = (row.x1 - left) < FULL_MEASURE * (right - left)
     centre = (left + right) / 2
-    aligned = row.x0 - left <= ALIGNED * body or abs((row.x0 + row.x1) / 2 - centre) <= ALIGNED * body
+    aligned = (row.x0 - left <= ALIGNED * body
+               or abs((row.x0 + row.x1) / 2 - centre) <= ALIGNED * body)
     text = LEADING_SPECKS.sub("", text)
     return Candidate(page, row.line, position, " ".join(text.split()), number, kind,
                      row.height / max(body, 1.0), apart, short, used, aligned)

@@ -12,9 +12,9 @@ enough to place a heading by itself.
 
 import re
 from dataclasses import replace
-from itertools import product
 
 from indexing.toc.numbers import KANJI_DIGITS, kanji_value
+from indexing.toc.text import KANJI_FROM_LOOKALIKE, KANJI_ITEM
 
 # What a turned or faint glyph may be: each piece stands for one digit.
 PIECES = {
@@ -108,3 +108,28 @@ def repair_entries(entries: list, is_clean) -> list:
 
 def _kanjiish(token: str) -> bool:
     return bool(_parses(token)) or kanji_value(token) is not None
+
+
+def kanji_items(entries: list) -> list:
+    """Return the entries with Japanese item numerals (一, 二, 三 under a 節) read as numbers.
+
+    "三サイトマップ" may be item 3 or a word (三角形), and OCR reads 一 as ー and
+    二 as ニ: a leading numeral or look-alike counts only where it continues
+    the items (一 after a 章 or 節, then 二, 三 …).
+    """
+    out, expected = [], None
+    for entry in entries:
+        if entry.kind in ("part", "chapter") or isinstance(entry.kind, int):
+            out.append(entry)
+            expected = 1
+            continue
+        found = KANJI_ITEM.match(entry.title) if entry.kind is None else None
+        value = kanji_value(found[1].translate(KANJI_FROM_LOOKALIKE)) if found else None
+        if value is not None and expected is not None and value in (expected, 1):
+            rest = entry.title[found.end():].strip()
+            title = f"{found[1].translate(KANJI_FROM_LOOKALIKE)} {rest}"
+            out.append(replace(entry, title=title, number=str(value), kind="item"))
+            expected = value + 1
+        else:
+            out.append(entry)
+    return out

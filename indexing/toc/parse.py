@@ -5,18 +5,11 @@ from dataclasses import dataclass, replace
 
 from indexing.toc.columns import merged_columns
 from indexing.toc.detect import content_rows, heading_kind, trailing_page
-from indexing.toc.kanji import garbled_page
+from indexing.toc.kanji import garbled_page, kanji_items
 from indexing.toc.layout import Row, frame_boxes, is_vertical
 from indexing.toc.layout import rows as make_rows
-from indexing.toc.numbers import kanji_value, parse_page
-from indexing.toc.text import (
-    KANJI_FROM_LOOKALIKE,
-    KANJI_ITEM,
-    key,
-    numbering,
-    strip_trailing_leaders,
-    tidy_title,
-)
+from indexing.toc.numbers import parse_page
+from indexing.toc.text import KANJI_ITEM, key, numbering, strip_trailing_leaders, tidy_title
 
 # "A 12, B 13"; OCR may drop the space before a dotted section number ("249,12.5.3").
 RUN_IN = re.compile(r"(?<=[0-9ivxlc])[,;](?:\s+(?=[^\W_a-z])|(?=\d{1,3}(?:\.\d{1,3})+\s))")
@@ -63,31 +56,6 @@ def parse_pages(pages: list[dict], folio_lines: dict[int, set[int]]) -> list[Raw
         for index, column in enumerate(_columns(page, page_rows)):
             entries += _parse_column(column, number, index, vertical)
     return kanji_items(entries)
-
-
-def kanji_items(entries: list[Raw]) -> list[Raw]:
-    """Return the entries with Japanese item numerals (一, 二, 三 under a 節) read as numbers.
-
-    "三サイトマップ" may be item 3 or a word (三角形), and OCR reads 一 as ー and
-    二 as ニ: a leading numeral or look-alike counts only where it continues
-    the items (一 after a 章 or 節, then 二, 三 …).
-    """
-    out, expected = [], None
-    for entry in entries:
-        if entry.kind in ("part", "chapter") or isinstance(entry.kind, int):
-            out.append(entry)
-            expected = 1
-            continue
-        found = KANJI_ITEM.match(entry.title) if entry.kind is None else None
-        value = kanji_value(found[1].translate(KANJI_FROM_LOOKALIKE)) if found else None
-        if value is not None and expected is not None and value in (expected, 1):
-            rest = entry.title[found.end():].strip()
-            title = f"{found[1].translate(KANJI_FROM_LOOKALIKE)} {rest}"
-            out.append(replace(entry, title=title, number=str(value), kind="item"))
-            expected = value + 1
-        else:
-            out.append(entry)
-    return out
 
 
 def _after_heading(page_rows: list[Row]) -> list[Row]:

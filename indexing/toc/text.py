@@ -49,7 +49,8 @@ JUNK_AFTER_NUMBER = re.compile(
 
 
 # "第 1 章": OCR puts spaces inside a Japanese chapter label that print has none of
-SPACED_LABEL = re.compile(r"^第\s*([0-9０-９一二三四五六七八九十百〇零]{1,6}|[IVXⅠ-Ⅻ]{1,5})\s*([章節編部款項])")
+SPACED_LABEL = re.compile(
+    r"^第\s*([0-9０-９一二三四五六七八九十百〇零]{1,6}|[IVXⅠ-Ⅻ]{1,5})\s*([章節編部款項])")
 
 
 # Kanji numerals OCR reads as kana or dashes: ー/-/— for 一, ニ for 二.
