@@ -64,6 +64,8 @@ TRAILING = re.compile(
 
 
 DOTTED_END = re.compile(r"\d[.．]\d{1,4}$")
+# A row whose leader dots run to a page number OCR lost is still a contents row.
+LEADERS_END = re.compile(r"\S\s*[.．・·•…‥⋯]{2,}$")
 
 
 def _glued(title: str, token: str) -> bool:
@@ -113,7 +115,7 @@ def _profile(page: dict, folio_lines: set[int]):
         if kind:
             heading = strip_trailing_leaders(row.text).strip().casefold()
             break
-    ending = sum(1 for row in page_rows if trailing_page(row.text))
+    ending = sum(1 for row in page_rows if trailing_page(row.text) or LEADERS_END.search(row.text))
     return kind, heading, ending, len(page_rows), page_rows
 
 

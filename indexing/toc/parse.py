@@ -272,6 +272,6 @@ def _run_in(text: str) -> list[str]:
 
 def _title_and_token(piece: str) -> tuple[str, str | None]:
     found = trailing_page(piece)
-    if not found:
-        return tidy_title(piece.strip()), None
+    if not found:  # leaders that ran to a page number OCR lost go with it
+        return tidy_title(strip_trailing_leaders(piece.strip())), None
     return tidy_title(found[0].strip()), found[1]

@@ -218,3 +218,14 @@ def test_dust_read_as_letters_is_no_entry(title, specks):
     from indexing.toc.parse import _specks
 
     assert _specks(title) is specks
+
+
+def test_a_contents_page_whose_numbers_ocr_lost_is_still_found():
+    from indexing.toc.detect import find_blocks
+
+    toc = page(1, ["Contents", "1 Sails . . 2", "2 Knots . 3", "3 Anchors . .", "4 Rigging . .",
+                   "5 Weather . .", "6 Charts", "7 Tides"])
+    blocks = find_blocks([toc] + [page(n, [f"Body text of page {n} about boats."]) for n in
+                                  range(2, 5)], {})
+    assert [(b.kind, b.pages) for b in blocks] == [("toc", (1,))]
+    assert [e.title for e in parse(toc)][2:4] == ["3 Anchors", "4 Rigging"]
