@@ -65,7 +65,7 @@ TRAILING = re.compile(
 
 DOTTED_END = re.compile(r"\d[.．]\d{1,4}$")
 # A row whose leader dots run to a page number OCR lost is still a contents row.
-LEADERS_END = re.compile(r"\S\s*[.．・·•…‥⋯]{2,}$")
+LEADERS_END = re.compile(r"[^\s.．・·•…‥⋯](?:\s*[.．・·•…‥⋯]){2,}\s*$")
 
 
 def _glued(title: str, token: str) -> bool:
