@@ -42,7 +42,8 @@ class Case:
 
 def cases(variant: str, ids: list[str], bench_dir: Path, truth_dir: Path) -> list[Case]:
     """Return the books a variant measures; ids are dev book ids (all of them when empty)."""
-    dev = ids or sorted(p.name.split(".")[0] for p in (truth_dir / "gt").glob("*.gt.json"))
+    known = sorted(p.name.split(".")[0] for p in (truth_dir / "gt").glob("*.gt.json"))
+    dev = [i for i in ids if i in known] if ids else known  # vertical ids are not dev books
     if variant == "ordinary":
         return [_dev(variant, book_id, bench_dir, truth_dir) for book_id in dev]
     if variant == "parts":
