@@ -18,6 +18,7 @@ WRAP_GAP = 1.8  # at most this many line heights between a wrapped row and its c
 CORRIDOR = (0.3, 0.7)  # where the gutter of a two-column page may lie, as a share of width
 LEADER_END = re.compile(r"[・·•…‥⋯.．]{2,}\s*$")
 MAX_TITLE = 300
+SPECK_CONF = 0.6  # an unnumbered entry none of whose lines OCR read surer than this is dust
 CJK_SPACE = re.compile(r"(?<=[\u3040-\u30ff\u4e00-\u9fff])\s+(?=[\u3040-\u30ff\u4e00-\u9fff])")
 MAX_UNPAGED = 100  # characters of an entry printed without a page number
 SENTENCE_BREAK = re.compile(r"[。．](?=.)|[.!?](?=\s+[A-Z])")
@@ -208,13 +209,15 @@ def _emit(group: list[Row], found, toc_page: int, left: float) -> list[Raw]:
     """Return the entries of one printed entry (several when run-in)."""
     first = group[0]
     text = " ".join(row.text for row in group)
+    sure = max(row.best for row in group)
     pieces = _run_in(text) if found else [text]
     out = []
     for index, piece in enumerate(pieces):
         title, token = _title_and_token(piece)
         if token is None and found and len(pieces) == 1 and text.endswith(found[1]):
             title, token = tidy_title(strip_trailing_leaders(text[:-len(found[1])])), found[1]
-        if len(title) > MAX_TITLE or _paragraph(title, token) or _specks(title):
+        unsure = sure < SPECK_CONF and numbering(title)[1] in (None, "letter", "roman")
+        if len(title) > MAX_TITLE or _paragraph(title, token) or _specks(title) or unsure:
             continue  # too long, running text, or specks read as letters
         number, kind, _ = numbering(title)
         height = first.height

@@ -229,3 +229,12 @@ def test_a_contents_page_whose_numbers_ocr_lost_is_still_found():
                                   range(2, 5)], {})
     assert [(b.kind, b.pages) for b in blocks] == [("toc", (1,))]
     assert [e.title for e in parse(toc)][2:4] == ["3 Anchors", "4 Rigging"]
+
+
+def test_an_unnumbered_entry_read_unsurely_is_dust_but_a_numbered_one_stays():
+    toc = page(3, ["#Contents", toc_row("1 Sails", 1), toc_row("D Elme", 2), toc_row("2 Knots", 3)])
+    dust = next(line for line in toc["lines"] if line["text"].startswith("D Elme"))
+    dust["conf"] = 0.4
+    sure = next(line for line in toc["lines"] if line["text"].startswith("2 Knots"))
+    sure["conf"] = 0.4
+    assert [e.title for e in parse(toc)] == ["1 Sails", "2 Knots"]
