@@ -57,6 +57,9 @@ class Book(models.Model):
         NONE = "none", "no structure found"
 
     structure = models.CharField(max_length=16, choices=Structure.choices, blank=True)
+    spreads = models.BooleanField(
+        default=False, help_text="Scanned as two-page spreads: a PDF page holds two book pages.",
+    )
     toc_pages = models.JSONField(default=list, blank=True, help_text="Physical pages of the TOC.")
     lot_pages = models.JSONField(
         default=list, blank=True, help_text="Physical pages listing figures or tables."
@@ -109,6 +112,10 @@ class Page(models.Model):
     )
     label = models.CharField(
         max_length=32, blank=True, help_text="The printed page number, where known."
+    )
+    gutter = models.FloatField(
+        null=True, blank=True,
+        help_text="Where a two-page spread divides into its book pages: x in points.",
     )
     error = models.CharField(
         max_length=300, blank=True, help_text="Why the page could not be read, if it could not."
@@ -181,7 +188,19 @@ class Heading(models.Model):
 
 
 class ReviewFlag(models.Model):
-    """A heading that a person should look at, and what became of it."""
+    """A heading that a person should look at, and what became of it.
+
+    Severity says how much of the book the doubt touches: 3, a top-level
+    heading is not placed (its whole section has no pages); 2, a heading is not
+    placed; 1, a heading is placed but its page deserves a look.
+    """
+
+    SEVERITIES = {
+        3: "A top-level heading is not placed: the pages of its whole section are unknown, "
+           "and the sections under it have no parent range.",
+        2: "The heading is not placed: its section has no pages until it is.",
+        1: "The heading is placed, but its page deserves a look.",
+    }
 
     heading = models.ForeignKey(Heading, on_delete=models.CASCADE, related_name="flags")
     reason = models.CharField(max_length=300)
@@ -204,6 +223,11 @@ class ReviewFlag(models.Model):
     def __str__(self):
         return f"{self.heading}: {self.reason}"
 
+    @property
+    def severity_reason(self) -> str:
+        """Return what this flag's severity means, for the reviewer."""
+        return self.SEVERITIES.get(self.severity, self.SEVERITIES[1])
+
 
 class HeadingDecision(models.Model):
     """A reviewer's decision on a heading: who, when, and the heading before and after."""
@@ -214,6 +238,7 @@ class HeadingDecision(models.Model):
         EDIT = "edit", "title or level edited"
         ABSENT = "absent", "marked not in the body"
         REJECT = "reject", "rejected as not a real entry"
+        SPLIT = "split", "split into two entries"
 
     heading = models.ForeignKey(Heading, on_delete=models.CASCADE, related_name="decisions")
     user = models.ForeignKey(

@@ -7,10 +7,11 @@ ranges and sends ``headings_changed``, all in one transaction: the listeners
 """
 
 from django.db import transaction
-from django.db.models import Count, Max, Q
+from django.db.models import Count, F, Max, Q
 
 from books.models import Book, Heading, HeadingDecision, ReviewFlag
 from books.signals import headings_changed
+from indexing.toc.detect import trailing_page
 from indexing.toc.model import Entry
 from indexing.toc.recover import with_ends
 from indexing.toc.text import numbering
@@ -19,6 +20,7 @@ from librarian.inputs import clean_text, whole_number
 Status = Heading.Status
 Action = HeadingDecision.Action
 MAX_LEVEL = 9
+SHIFT = 10_000_000  # positions moved out of the way while a split makes room
 OPEN = Q(flags__resolved_at__isnull=True)
 SNAPSHOT_FIELDS = ("title", "level", "number", "page", "page_end", "line", "status",
                    "confidence", "parent_id")
@@ -149,6 +151,58 @@ def do_reject(heading: Heading, user) -> HeadingDecision:
         h.status, h.page_end = Status.REJECTED, None
 
     return _decide(heading, user, Action.REJECT, change)
+
+
+def check_split(first, second) -> tuple[tuple[str, str], tuple[str, str]]:
+    """Return ((title, printed page), …) of the two entries, or raise ReviewError.
+
+    A page number ending a title ("1. First Example 29") is its printed page.
+    """
+    found = []
+    for text in (first, second):
+        title = " ".join(str(text or "").split())
+        if not title:
+            raise ReviewError("Give both entries a title.", "bad_title")
+        if len(title) > 1000:
+            raise ReviewError("A title is longer than 1,000 characters.", "bad_title")
+        page = trailing_page(title)
+        found.append((page[0], page[1]) if page and page[0] else (title, ""))
+    return found[0], found[1]
+
+
+def do_split(heading: Heading, user, first, second) -> HeadingDecision:
+    """Split an entry that holds two ("1. First Example 29 6. Evaluation Toggle") into two.
+
+    The first keeps the heading's place, page and history; the second follows it
+    at the same level, unplaced and flagged, so that it is reviewed in turn.
+    """
+    (title, printed), (next_title, next_printed) = check_split(first, second)
+
+    def change(h):
+        h.printed_page = printed or h.printed_page
+        h.title, h.number = title, numbering(title)[0][:32]
+
+    with transaction.atomic():
+        book = heading.book
+        later = Heading.objects.filter(book=book, position__gt=heading.position)
+        later.update(position=F("position") + SHIFT)  # two steps: positions stay unique
+        later.update(position=F("position") - SHIFT + 1)
+        original = heading.printed_page
+        decision = _decide(heading, user, Action.SPLIT, change, resolve=False)
+        new = Heading.objects.create(
+            book=book, position=heading.position + 1, level=decision.heading.level,
+            title=next_title, number=numbering(next_title)[0][:32],
+            printed_page=next_printed or original, status=Status.UNRESOLVED,
+            toc_page=heading.toc_page, toc_line=heading.toc_line,
+            inferred=heading.inferred)
+        ReviewFlag.objects.create(heading=new, severity=2, reason=(
+            f"Split from “{decision.before['title']}”: not placed yet."))
+        HeadingDecision.objects.create(
+            heading=new, user=decision.user, action=Action.SPLIT,
+            before={"split_from": decision.heading.pk}, after=snapshot(new))
+        restructure(book)
+        headings_changed.send(sender=Heading, book=book)
+    return decision
 
 
 def _decide(heading, user, action, change, resolve=True) -> HeadingDecision:

@@ -45,6 +45,7 @@ class CandidateOut(Schema):
 class FlagOut(Schema):
     reason: str
     severity: int
+    severity_reason: str
     agent_reason: str
     created_at: datetime
 
@@ -75,6 +76,11 @@ class PlaceIn(Schema):
 class EditIn(Schema):
     title: CleanStr
     level: int
+
+
+class SplitIn(Schema):
+    first: str
+    second: str
 
 
 class DecidedOut(Schema):
@@ -155,3 +161,10 @@ def reject(request, heading_id: int):
     """Reject the entry: out of the tree and search, kept with its history."""
     require_librarian(request)
     return _decided(review.do_reject(_heading(heading_id), request.user))
+
+
+@router.post("/review/{heading_id}/split", response={200: DecidedOut, 400: ErrorOut})
+def split(request, heading_id: int, body: SplitIn):
+    """Split an entry that holds two: the first keeps the heading, the second follows it."""
+    require_librarian(request)
+    return _decided(review.do_split(_heading(heading_id), request.user, body.first, body.second))

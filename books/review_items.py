@@ -5,12 +5,14 @@ reuses the grounding matcher of ``indexing.toc`` over the stored lines, so a
 reviewer sees the same evidence code used, and never more than a few pages.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from books.models import Heading, Page
 from books.rendering import crop_rect
+from indexing.toc.columns import TWO_ENTRIES
 from indexing.toc.layout import rows
 from indexing.toc.match import ROW_GAP, Title, page_rows, plausible, score, similarity, with_next
+from indexing.toc.spreads import side_of
 
 Status = Heading.Status
 MAX_SHOWN = 12  # thumbnails on one item
@@ -36,6 +38,7 @@ class Candidate:
     current: bool = False
     best: bool = False
     ratio: float = 1.414  # page height over width, so thumbnails keep their place while loading
+    side: str = ""  # "left" or "right": the half of a two-page spread the thumbnail shows
 
     @property
     def thumb_height(self) -> int:
@@ -70,6 +73,7 @@ class Item:
     candidates: list[Candidate] = field(default_factory=list)
     proposal: int | None = None  # the page "confirm" places the heading on
     printed: PrintedLine | None = None
+    split: tuple[str, str] | None = None  # where the title seems to hold two entries
 
     @property
     def outside(self) -> bool:
@@ -85,7 +89,8 @@ def build_item(heading: Heading) -> Item:
     high = next_.page if next_ else heading.book.page_count
     if heading.page is not None:
         low, high = min(low, heading.page), max(high, heading.page)
-    item = Item(heading, previous, next_, (low, high), printed=printed_line(heading))
+    item = Item(heading, previous, next_, (low, high), printed=printed_line(heading),
+                split=split_guess(heading.title))
     item.candidates = candidates(heading, low, high)
     best = next((c for c in item.candidates if c.best), None)
     if heading.page is not None and heading.status not in (Status.ABSENT, Status.REJECTED):
@@ -93,6 +98,14 @@ def build_item(heading: Heading) -> Item:
     elif best:
         item.proposal = best.page
     return item
+
+
+def split_guess(title: str) -> tuple[str, str] | None:
+    """Return the two entries a title seems to hold ("1. A 29 6. B" → "1. A 29", "6. B")."""
+    found = TWO_ENTRIES.match(title)
+    if not found:
+        return None
+    return f"{found['first']} {found['page']}", found["second"]
 
 
 def neighbours(heading: Heading) -> tuple[Heading | None, Heading | None]:
@@ -114,10 +127,10 @@ def candidates(heading: Heading, low: int, high: int) -> list[Candidate]:
     scan_low = max(low, min(centre - MAX_SCANNED // 2, high - MAX_SCANNED + 1))
     scan = range(scan_low, min(high, scan_low + MAX_SCANNED - 1) + 1)
     pages = Page.objects.filter(book=book, number__in=scan).values(
-        "number", "width", "height", "lines", "label"
+        "number", "width", "height", "lines", "label", "gutter"
     )
     title = Title.of(heading.title)
-    labels, ratios, matches = {}, {}, {}
+    labels, ratios, matches, sides = {}, {}, {}, {}
     for page in pages:
         labels[page["number"]] = page["label"]
         ratios[page["number"]] = float(page["height"] or 1) / float(page["width"] or 1)
@@ -125,6 +138,7 @@ def candidates(heading: Heading, low: int, high: int) -> list[Candidate]:
             found = best_match(title, page, anchor)
             if found:
                 matches[page["number"]] = found
+                sides[page["number"]] = side_of(page, found.line)
     ranked = sorted(matches, key=lambda number: -matches[number].score)
     anchor = anchor or (ranked[0] if ranked else centre)
     shown = set(ranked[:TOP_MATCHES])
@@ -134,11 +148,21 @@ def candidates(heading: Heading, low: int, high: int) -> list[Candidate]:
         shown.add(number)
     top = ranked[0] if ranked else None
     return [
-        Candidate(number, labels.get(number, ""), matches.get(number),
-                  current=number == heading.page, best=number == top,
-                  ratio=ratios.get(number, 1.414))
+        _on_its_half(Candidate(number, labels.get(number, ""), matches.get(number),
+                               current=number == heading.page, best=number == top,
+                               ratio=ratios.get(number, 1.414), side=sides.get(number, "")))
         for number in sorted(shown)
     ]
+
+
+def _on_its_half(candidate: Candidate) -> Candidate:
+    """Return the candidate of a spread's half: its highlight and shape measured on that half."""
+    if not candidate.side or candidate.match is None:
+        return candidate
+    left, top, width, height = candidate.match.box
+    left = 2 * left - (100 if candidate.side == "right" else 0)
+    match = replace(candidate.match, box=(round(left, 2), top, round(2 * width, 2), height))
+    return replace(candidate, match=match)
 
 
 def _printed_page(heading: Heading, low: int, high: int) -> int | None:

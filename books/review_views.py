@@ -97,7 +97,7 @@ def decide(request, pk, action):
         _act(request, heading, action)
     except review.ReviewError as error:
         return _answer(request, heading, book_id, error=error.message)
-    if action == "edit" or not was_queued:
+    if action in ("edit", "split") or not was_queued:
         return _answer(request, _heading(heading.pk), book_id)
     following = review.following(ids, heading.pk, book_id)
     return _answer(request, _heading(following) if following else None, book_id)
@@ -114,6 +114,8 @@ def _act(request, heading, action):
         review.do_absent(heading, user)
     elif action == "reject":
         review.do_reject(heading, user)
+    elif action == "split":
+        review.do_split(heading, user, request.POST.get("first"), request.POST.get("second"))
     else:
         raise Http404("No such action.")
 

@@ -24,8 +24,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from indexing.toc import recover  # noqa: E402
 from indexing.bench_toc import align  # noqa: E402
+from indexing.toc import recover  # noqa: E402
 
 BOOKS = ["memman", "octave", "beamer", "faq", "devref-ja", "maint-ja", "jlshort"]
 BENCH = Path(os.environ.get("BOOKBENCH_DIR", Path.home() / ".cache" / "bookbench"))
@@ -46,8 +46,8 @@ def load_pages(book: str, lines_dir: Path | None) -> list[dict]:
     ]
 
 
-def evaluate(book: str, lines_dir: Path | None, verbose: bool) -> dict:
-    gt = json.loads((GT_DIR / f"{book}.gt.json").read_text())
+def evaluate(book: str, lines_dir: Path | None, verbose: bool, gt_dir: Path = GT_DIR) -> dict:
+    gt = json.loads((gt_dir / f"{book}.gt.json").read_text())
     truth = [g for g in gt["outline"] if g["in_printed_toc"]]
     pages = load_pages(book, lines_dir)
     start = time.perf_counter()
@@ -66,7 +66,8 @@ def evaluate(book: str, lines_dir: Path | None, verbose: bool) -> dict:
         "level": sum(1 for j, e in matched.items() if e.level == truth[j]["level"]) / max(len(pairs), 1),
         "exact": exact / max(len(truth), 1), "pm1": near / max(len(truth), 1),
         "wrong": len(wrong), "unresolved": sum(1 for e in result.entries if e.page is None),
-        "labels": sum(1 for i, lab in enumerate(labels) if result.labels.get(i + 1) == lab) / len(labels),
+        "labels": sum(1 for i, lab in enumerate(labels)
+                      if result.labels.get(i + 1, "") == (lab or "")) / len(labels),
         "toc_ok": result.toc_pages == gt["toc_pages"], "lot_ok": result.lot_pages == gt["lot_pages"],
         "seconds": seconds, "inferred": result.inferred,
     }
@@ -101,9 +102,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--books", default=",".join(BOOKS))
     parser.add_argument("--lines-dir", type=Path)
+    parser.add_argument("--gt-dir", type=Path, default=GT_DIR,
+                        help="where <id>.gt.json lies (a variant's, e.g. BOOKBENCH_DIR/scans/hard)")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args()
-    rows = [evaluate(book, args.lines_dir, args.verbose) for book in args.books.split(",")]
+    rows = [evaluate(book, args.lines_dir, args.verbose, args.gt_dir)
+            for book in args.books.split(",")]
     header = "book        gt  found recall  prec  level  exact  ±1   wrong unres labels toc lot  sec"
     print(header)
     for r in rows:

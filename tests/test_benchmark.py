@@ -75,3 +75,50 @@ def test_toc_digits_are_whole_numbers_wherever_they_stand():
     counted = numbers([line("Introduction.......5"), line("8.1.1 Block paragraph 127, 8.1.2 Lists 128"),
                        line("3.2 Sails ..12"), line("１２")])
     assert counted == {"5": 1, "127": 1, "128": 1, "12": 2}
+
+
+def test_books_with_parts_are_told_by_their_truth():
+    from indexing.bench_variants import has_parts
+
+    def gt(*titles):
+        return {"outline": [{"level": 1, "title": t, "toc_text": t, "in_printed_toc": True}
+                            for t in titles]}
+
+    assert has_parts(gt("1 Introduction", "I Getting Started", "II Building", "A Index"))
+    assert has_parts(gt("第I部 ユーザーズマニュアル", "第II部 リファレンス"))
+    assert not has_parts(gt("1 Introduction", "2 Sails", "Index"))
+
+
+def test_variants_find_their_scans_and_truth(tmp_path):
+    from indexing.bench_variants import cases
+
+    truth, bench = tmp_path / "truth", tmp_path / "bench"
+    (truth / "gt").mkdir(parents=True)
+    (truth / "gt" / "boats.gt.json").write_text('{"outline": []}')
+    (bench / "scans" / "hard").mkdir(parents=True)
+    (bench / "scans" / "hard" / "boats-spreads.pdf").write_bytes(b"%PDF")
+    [case] = cases("spreads", [], bench, truth)
+    assert case.book_id == "boats-spreads" and case.born is None
+    assert case.truth == bench / "scans" / "hard" / "boats-spreads.gt.json"
+    [ordinary] = cases("ordinary", ["boats"], bench, truth)
+    assert ordinary.scan == bench / "scans" / "dev" / "boats.pdf"
+    assert cases("parts", [], bench, truth) == []
+
+
+def test_the_vertical_book_is_made_from_real_japanese_text():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "scripts" / "make_vertical_book.py"
+    spec = importlib.util.spec_from_file_location("make_vertical_book", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    sentences, titles = module.sentences_and_titles(module.catalogue())
+    entries = module.outline(titles, 0)
+    assert len(entries) == 91 and len({title for _, _, title in entries}) == 91
+    assert [level for level, _, _ in entries[:5]] == [1, 2, 3, 3, 3]
+    assert entries[0][1] == "第一章" and entries[1][1] == "第一節" and entries[2][1] == "一"
+    assert sum(map(len, sentences)) > 5000
+    assert all(s.endswith(("。", "？", "！")) for s in sentences)
+    assert module.kanji_digits(102) == "一〇二" and module.kanji_count(12) == "十二"
+    assert "\\kansuji" in module.tex(entries[:4], sentences, "kanji", "題")

@@ -139,3 +139,30 @@ def test_reviewers_decisions_survive_the_stage_running_again(indexed, django_use
     assert HeadingDecision.objects.count() == 2
     assert not ReviewFlag.objects.filter(resolved_at=None).exists()  # nothing asked twice
     assert headings["1.1 Mainsail"].page_end is not None
+
+
+def test_a_top_level_heading_not_placed_is_flagged_most_severe(shelve, english_pdf, monkeypatch):
+    entries = [entry(1, "Sails", None, status="unresolved", printed="1", number="1"),
+               entry(2, "Jib", None, status="unresolved", printed="9", number="1.2")]
+    monkeypatch.setattr(index.toc, "recover", lambda pages: TocResult(entries, [1], [], {}))
+    book = shelve(english_pdf)
+    severities = {f.heading.title: f.severity for f in ReviewFlag.objects.filter(
+        heading__book=book)}
+    assert severities == {"1 Sails": 3, "1.2 Jib": 2}
+
+
+def test_the_book_page_shows_spreads_and_inferred_structure(shelve, english_pdf, monkeypatch,
+                                                             bob_client):
+    inferred = TocResult([entry(1, "Sails", 2, number="1")], [], [], {2: "2–3"},
+                         inferred=True, spreads=True)
+    monkeypatch.setattr(index.toc, "recover", lambda pages: inferred)
+    book = shelve(english_pdf)
+    book.refresh_from_db()
+    assert book.spreads and book.structure == "inferred" and book.headings.get().inferred
+    assert book.pages.get(number=2).label == "2–3"
+    content = bob_client.get(reverse("book", args=[book.pk])).content.decode()
+    assert "Scanned as two-page spreads" in content
+    assert "structure was inferred from the body" in content
+    assert "status-inferred" in content
+    run = book.stage_runs.get(stage="index")
+    assert "each two-page spread read as its two book pages" in run.summary

@@ -138,14 +138,17 @@ def test_a_real_small_model_answers_in_the_schema(tmp_path):
         LlmConfig(model=str(path), data_dir=tmp_path, context=512))
     from indexing.agent.ask import schema
 
-    shape = schema([4, 5], [1, 2, 3])
-    shape["properties"]["reason"]["maxLength"] = 8  # a base model rambles: keep it short
-    reply = llm.ask(model, [{"role": "user", "content": "Where is chapter 2? JSON:"}],
-                    shape, max_tokens=40, timeout=60)
+    shape = schema(["chapter 2", "chapter 3"], [1, 2, 3])  # two headings asked at once
+    item = shape["properties"]["answers"]["items"]
+    item["properties"]["reason"]["maxLength"] = 8  # a base model rambles: keep it short
+    reply = llm.ask(model, [{"role": "user", "content": "Where are chapters 2 and 3? JSON:"}],
+                    shape, max_tokens=150, timeout=60)
     answer = json.loads(reply.text)  # complete: the schema bounds its length
-    assert set(answer) == {"found", "page", "line", "reason"}
-    assert answer["page"] in (4, 5, None) and isinstance(answer["found"], bool)
-    assert reply.answer_tokens <= 40 and reply.prompt_tokens > 0
+    assert len(answer["answers"]) == 2
+    for given in answer["answers"]:
+        assert set(given) == {"heading", "line", "reason"}
+        assert given["heading"] in ("H1", "H2") and given["line"] in (1, 2, 3, None)
+    assert reply.answer_tokens <= 150 and reply.prompt_tokens > 0
 
 
 def test_prepare_model_says_which_model_is_in_use(settings, tmp_path, capsys):

@@ -67,6 +67,7 @@ def review_urls(book):
         ("post", reverse("review-decide", args=[knots.pk, "edit"])),
         ("post", reverse("review-decide", args=[knots.pk, "absent"])),
         ("post", reverse("review-decide", args=[knots.pk, "reject"])),
+        ("post", reverse("review-decide", args=[knots.pk, "split"])),
     ]
 
 
@@ -341,9 +342,10 @@ def test_readers_are_forbidden_the_review_api(bob_client, boats):
     knots = heading(boats, "2 Knots")
     assert bob_client.get("/api/review").status_code == 403
     assert bob_client.get(f"/api/review/{knots.pk}").status_code == 403
-    for action in ("place", "edit", "absent", "reject"):
+    for action in ("place", "edit", "absent", "reject", "split"):
         response = bob_client.post(f"/api/review/{knots.pk}/{action}",
-                                   {"page": 4, "title": "x", "level": 1},
+                                   {"page": 4, "title": "x", "level": 1, "first": "x",
+                                    "second": "y"},
                                    content_type="application/json")
         assert response.status_code == 403, action
     assert not HeadingDecision.objects.exists()
@@ -372,3 +374,55 @@ def test_a_crop_spans_the_page_across_the_line():
     assert crop_rect((400, 600), (50, 100, 200, 112), vertical=False) == (0, 82, 400, 130)
     assert crop_rect((400, 600), (300, 50, 312, 400), vertical=True) == (282, 0, 330, 600)
     assert crop_rect((400, 600), (50, 2, 200, 14), vertical=False)[1] == 0  # kept on the page
+
+
+def test_splitting_makes_two_entries_and_queues_the_second(alice_client, alice, boats):
+    knots = heading(boats, "2 Knots")
+    knots.title = "2 Knots 3 3 Anchors"
+    knots.save()
+    content = alice_client.get(reverse("review-item", args=[knots.pk])).content.decode()
+    assert 'value="2 Knots 3"' in content and 'value="3 Anchors"' in content  # the guess
+    response = alice_client.post(reverse("review-decide", args=[knots.pk, "split"]),
+                                 {"first": "2 Knots 3", "second": "3 Anchors on rope"})
+    assert response.status_code == 302
+    titles = list(boats.headings.order_by("position").values_list("title", "printed_page"))
+    assert titles == [("1 Sails", "1"), ("2 Knots", "3"), ("3 Anchors on rope", "3"),
+                      ("3 Anchors", "5")]
+    new = heading(boats, "3 Anchors on rope")
+    assert new.status == Heading.Status.UNRESOLVED and new.flags.filter(
+        resolved_at__isnull=True).exists()
+    assert heading(boats, "2 Knots").decisions.get().action == HeadingDecision.Action.SPLIT
+    assert new.decisions.get().before == {"split_from": knots.pk}
+
+
+def test_a_split_needs_two_titles(alice_client, boats):
+    knots = heading(boats, "2 Knots")
+    response = alice_client.post(reverse("review-decide", args=[knots.pk, "split"]),
+                                 {"first": "2 Knots", "second": " "}, HTTP_HX_REQUEST="true")
+    assert "Give both entries a title." in response.content.decode()
+    assert boats.headings.count() == 3
+
+
+def test_the_item_says_what_its_severity_means(alice_client, boats):
+    knots = heading(boats, "2 Knots")
+    content = alice_client.get(reverse("review-item", args=[knots.pk])).content.decode()
+    assert "Severity 2 of 3: The heading is not placed" in content
+    [flag] = alice_client.get(f"/api/review/{knots.pk}").json()["open_flags"]
+    assert flag["severity_reason"].startswith("The heading is not placed")
+
+
+def test_a_spread_candidate_shows_the_half_with_the_heading(alice_client, boats):
+    knots = heading(boats, "2 Knots")
+    page = boats.pages.get(number=4)
+    width = page.width
+    page.lines = [{**line, "box": [line["box"][0] + width, line["box"][1],
+                                   line["box"][2] + width, line["box"][3]]}
+                  for line in page.lines]  # the page's text on the right half
+    page.width, page.gutter = 2 * width, width
+    page.save()
+    item = build_item(knots)
+    [four] = [c for c in item.candidates if c.page == 4]
+    assert four.side == "right" and four.match is not None
+    assert 0 <= four.match.box[0] < 100
+    content = alice_client.get(reverse("review-item", args=[knots.pk])).content.decode()
+    assert "half-right" in content and "(right half)" in content

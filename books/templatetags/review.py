@@ -1,7 +1,7 @@
 from django import template
 
 from books import review
-from books.models import HeadingDecision
+from books.models import HeadingDecision, ReviewFlag
 
 register = template.Library()
 
@@ -33,3 +33,9 @@ def action_label(value: str) -> str:
         return HeadingDecision.Action(value).label
     except ValueError:
         return value
+
+
+@register.filter
+def severity_reason(value) -> str:
+    """Return what a flag's severity means (3: a top-level heading not placed, …)."""
+    return ReviewFlag(severity=value or 1).severity_reason

@@ -98,7 +98,8 @@ def candidate_rows(page: dict, line: int) -> list[BodyRow]:
     return [row for row in with_next(body_rows(page)) if row.line == line]
 
 
-def _heading_like(row: BodyRow) -> bool:
+def heading_like(row: BodyRow) -> bool:
+    """Return True for a short row that could be a heading (display type, numbered or on top)."""
     if not row.rest or len(row.key) > MAX_KEY or row.key.isdigit():
         return False
     return row.tall >= HEADING_HEIGHT or bool(row.number) or row.index < 3
@@ -110,16 +111,22 @@ def page_maps(pages: dict[int, dict]) -> dict[int, list[MapRow]]:
     A top row whose text also tops another page of the window is a running
     head, not a heading, and is left out.
     """
-    found = {number: [row for row in body_rows(page) if _heading_like(row)]
+    found = {number: [row for row in body_rows(page) if heading_like(row)]
              for number, page in pages.items()}
-    tops = {}
-    for number, page_rows_ in found.items():
-        for row in page_rows_:
-            if row.index < 2:
-                tops.setdefault(row.key, set()).add(number)
+    heads = running_heads(found)
     maps = {}
     for number, page_rows_ in found.items():
         shown = [MapRow(row.line, row.text[:MAX_TEXT]) for row in page_rows_
-                 if not (row.index < 2 and len(tops[row.key]) > 1)]
+                 if not (row.index < 2 and row.key in heads)]
         maps[number] = shown[:MAX_ROWS]
     return maps
+
+
+def running_heads(rows_of: dict[int, list[BodyRow]]) -> set[str]:
+    """Return the keys of top rows printed on more than one page of the window."""
+    tops: dict[str, set[int]] = {}
+    for number, page_rows_ in rows_of.items():
+        for row in page_rows_:
+            if row.index < 2:
+                tops.setdefault(row.key, set()).add(number)
+    return {key for key, pages in tops.items() if len(pages) > 1}

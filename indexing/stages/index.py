@@ -40,9 +40,9 @@ def load_pages(book) -> list[dict]:
     """Return the book's pages as plain data for the TOC functions, in physical order."""
     rows = Page.objects.filter(book=book).order_by("number")
     return [
-        {"number": number, "width": width, "height": height, "lines": lines}
-        for number, width, height, lines in rows.values_list(
-            "number", "width", "height", "lines"
+        {"number": number, "width": width, "height": height, "lines": lines, "gutter": gutter}
+        for number, width, height, lines, gutter in rows.values_list(
+            "number", "width", "height", "lines", "gutter"
         ).iterator(chunk_size=200)
     ]
 
@@ -75,7 +75,7 @@ def store(book, result) -> None:
     reapplied = _reapply(decided, headings)
     Heading.objects.filter(book=book, position__gte=10_000_000).delete()
     ReviewFlag.objects.bulk_create(
-        ReviewFlag(heading=heading, reason=UNRESOLVED_REASON, severity=2)
+        ReviewFlag(heading=heading, reason=UNRESOLVED_REASON, severity=severity(heading, headings))
         for heading in headings
         if heading.status == Heading.Status.UNRESOLVED  # as decided, where a reviewer decided
     )
@@ -84,13 +84,19 @@ def store(book, result) -> None:
 
         restructure(book)
     _store_labels(book, result.labels)
-    book.structure = _structure(result)
+    book.structure, book.spreads = _structure(result), result.spreads
     book.toc_pages, book.lot_pages = list(result.toc_pages), list(result.lot_pages)
     book.anomalies = [
         {"kind": anomaly.kind, "pages": list(anomaly.pages), "detail": anomaly.detail}
         for anomaly in result.anomalies
     ]
-    book.save(update_fields=["structure", "toc_pages", "lot_pages", "anomalies"])
+    book.save(update_fields=["structure", "spreads", "toc_pages", "lot_pages", "anomalies"])
+
+
+def severity(heading: Heading, headings: list[Heading]) -> int:
+    """Return 3 for an unplaced top-level heading (its whole section has no pages), else 2."""
+    top = min((h.level for h in headings), default=1)
+    return 3 if heading.level == top else 2
 
 
 def _decided(book) -> dict[tuple, list[HeadingDecision]]:
@@ -146,6 +152,8 @@ def summarise(result) -> str:
         counts[entry.status] = counts.get(entry.status, 0) + 1
     source = "inferred from the body" if result.inferred else "from the printed contents"
     parts = [f"{len(result.entries)} headings {source}"]
+    if result.spreads:
+        parts[0] += ", each two-page spread read as its two book pages"
     for status, words in (("exact", "placed exactly"), ("fuzzy", "placed approximately"),
                           ("offset", "placed by page numbers only"), ("unresolved", "not placed")):
         if counts.get(status):

@@ -3,7 +3,8 @@
 A page's own text layer is used when it is real; otherwise the page is
 rendered and read by the OCR engine. Rendering runs in a thread one or two
 pages ahead of recognition, and the CPU engine reads batch_pages pages side
-by side, so both cores stay busy. Pages are stored a batch
+by side, so both cores stay busy. A two-page spread (indexing.ocr.spreads) is
+read as its two halves and stored as one page with its gutter. Pages are stored a batch
 at a time: a restarted run skips the pages already recorded. A page the engine
 fails on is recorded with its error, tried once more at the end, and does not
 fail the book.
@@ -15,7 +16,6 @@ from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
-import numpy as np
 import pymupdf
 from django.db import transaction
 
@@ -23,7 +23,7 @@ from books.models import Page
 from books.registration import active_content
 from indexing import textlayer
 from indexing.contract import Stage, StageError
-from indexing.ocr import layout
+from indexing.ocr import read
 from indexing.ocr.engines import ENGINES, EngineUnavailable, get_engine
 from indexing.ocr.render import PageTooLarge, check_drawing, render
 from indexing.prefetch import prefetch
@@ -41,8 +41,7 @@ class Prepared:
     """A page ready to store (text layer, blank) or to recognise (image)."""
 
     page: Page
-    image: np.ndarray | None = None
-    scale: float = 1.0
+    split: read.Split | None = None  # the images to recognise: the page, or a spread's halves
 
 
 class OcrStage(Stage):
@@ -93,7 +92,7 @@ class OcrStage(Stage):
         flight: deque[Future] = deque()
         with document, ThreadPoolExecutor(calls, "librarian-ocr") as pool:
             for item in prefetch(prepare(document, book, numbers, ctx, self.can_read)):
-                if item.image is None:
+                if item.split is None:
                     flight.append(_ready([item.page]))
                 else:
                     waiting.append(item)
@@ -115,17 +114,22 @@ class OcrStage(Stage):
             return []
         engine = self.engine
         try:
-            results = engine.read([item.image for item in items])
+            results = engine.read([image for item in items for image in item.split.images])
         except Exception:
             if len(items) == 1:
                 logger.exception("OCR failed on page %s", items[0].page.number)
                 items[0].page.error = "The OCR engine failed on this page."
                 return [items[0].page]
             return [page for item in items for page in self._recognise([item])]
-        for item, raw in zip(items, results):
-            lines = layout.page_lines(raw, item.scale)
-            item.page.source, item.page.lines = Source.OCR, lines
-            item.page.text, item.page.error = textlayer.page_text(lines), ""
+        start = 0
+        for item in items:
+            count = len(item.split.images)
+            found = read.refine(engine, item.split,
+                                read.assemble(item.split, results[start:start + count]))
+            start += count
+            item.page.source, item.page.lines = Source.OCR, found["lines"]
+            item.page.gutter = found["gutter"]
+            item.page.text, item.page.error = textlayer.page_text(found["lines"]), ""
         return [item.page for item in items]
 
     def _save(self, pages, finished, progress, total) -> float:
@@ -172,7 +176,7 @@ def prepare_page(page, stored: Page, ctx, can_read: bool) -> Prepared:
     if not can_read:
         return Prepared(stored)
     image, scale = render(page, ctx.render_dpi, ctx.max_render_pixels, ctx.max_image_pixels)
-    return Prepared(stored, image, scale)
+    return Prepared(stored, read.split(image, scale))
 
 
 def active_content_of(path) -> list[str]:
@@ -187,7 +191,7 @@ def save(pages: list[Page]) -> None:
                 pages,
                 update_conflicts=True,
                 unique_fields=["book", "number"],
-                update_fields=["width", "height", "source", "text", "lines", "error"],
+                update_fields=["width", "height", "source", "text", "lines", "gutter", "error"],
             )
 
 

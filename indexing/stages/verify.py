@@ -1,7 +1,9 @@
 """Stage verify: ask the local model about the headings code could not place, and check it.
 
-For each unplaced heading of a printed TOC the agent sees the pages between its
-placed neighbours as a map of heading-like lines and answers in JSON. Code
+For each unplaced heading of a printed TOC the agent sees, on the pages between
+its placed neighbours, the heading-like lines that match it allowing OCR
+errors, and answers in JSON; up to BATCH headings share one call. A heading
+with no such line is not asked about (no answer could pass the check). Code
 checks the answer (indexing.agent.ask.check); only a checked answer places the
 heading, as "agent". Everything else stays unresolved, with what the agent
 said on its review flag. The work is bounded per book (calls, tokens, time,
@@ -18,8 +20,16 @@ from django.utils import timezone
 import llm
 from books.models import Book, Heading, Page, ReviewFlag
 from indexing.agent import anomalies
-from indexing.agent.ask import Verdict, check, labelled, messages, schema
-from indexing.agent.window import candidate_rows, page_maps, window
+from indexing.agent.ask import (
+    Question,
+    Verdict,
+    candidate_lines,
+    check,
+    labelled,
+    messages,
+    schema,
+)
+from indexing.agent.window import candidate_rows, window
 from indexing.contract import Stage
 from indexing.stages.index import UNRESOLVED_REASON
 from indexing.toc import Entry
@@ -28,6 +38,7 @@ from indexing.toc.recover import with_ends
 logger = logging.getLogger(__name__)
 
 HEADING_FIELDS = ("id", "position", "level", "title", "printed_page", "page", "status")
+BATCH = 4  # headings asked about in one call: they share the prompt's instructions and pages
 
 
 class VerifyStage(Stage):
@@ -55,7 +66,7 @@ class VerifyStage(Stage):
 
 
 class _Agent:
-    """Asks about the target headings of one book, within the book's budget."""
+    """Asks about the target headings of one book, a few per call, within the book's budget."""
 
     def __init__(self, config, model, book, headings):
         self.config, self.model, self.book, self.headings = config, model, book, headings
@@ -63,54 +74,81 @@ class _Agent:
         self.labels = dict(Page.objects.filter(book=book).exclude(label="")
                            .values_list("number", "label"))
         self.skip = set(book.toc_pages) | set(book.lot_pages)
-        self.placed = self.discarded = self.failed = 0
+        self.pages: dict[int, dict] = {}
+        self.placed = self.discarded = self.failed = self.unasked = self.calls = 0
 
     def run(self, targets, progress) -> str:
         done = 0
-        for index in targets:
+        for batch in batches(targets, BATCH):
             if self.budget.exhausted():
                 break
-            verdict = self.ask(index)
-            done += 1
+            verdicts = self.ask(batch)
+            done += len(batch)
             with transaction.atomic():  # stored only while the claim holds
                 progress(done, len(targets), checkpoint=True)
-                self.store(self.headings[index], verdict)
+                for index, verdict in verdicts.items():
+                    self.store(self.headings[index], verdict)
         if self.placed:
             store_ends(self.book)
         return self.summary(done, len(targets))
 
-    def ask(self, index) -> Verdict:
+    def ask(self, batch: list[int]) -> dict[int, Verdict]:
+        """Return a verdict per heading of batch: asked together in one call where worth it."""
+        verdicts, questions = {}, []
+        for index in batch:
+            question, why = self.question(index)
+            if question is None:
+                verdicts[index] = Verdict(None, None, 0.0, why)
+                self.unasked += 1
+            else:
+                questions.append(question)
+        if questions:
+            verdicts.update(zip([q.index for q in questions], self.call(questions)))
+        return verdicts
+
+    def question(self, index) -> tuple[Question | None, str]:
+        """Return the question about one heading, or None and why it is not worth a call."""
         heading = self.headings[index]
         win = window(self.headings, index, self.book.page_count, self.skip, self.labels)
         if not win.pages:
-            return Verdict(None, None, 0.0, f"The agent was not asked: {win.why_empty}.")
-        pages = {number: {"number": number, "width": w, "height": h, "lines": lines}
-                 for number, w, h, lines in Page.objects.filter(
-                     book=self.book, number__in=win.pages
-                 ).values_list("number", "width", "height", "lines")}
-        maps = page_maps(pages)
-        if not any(maps.values()):
-            return Verdict(None, None, 0.0, "The agent was not asked: no heading-like lines "
-                           f"on pages {win.pages[0]}–{win.pages[-1]}.")
-        prompt, shape = messages(heading, win, maps), schema(win.pages, list(labelled(win, maps)))
+            return None, f"The agent was not asked: {win.why_empty}."
+        lines = candidate_lines(heading["title"], self.load(win.pages))
+        if not lines:
+            return None, ("The agent was not asked: no heading-like line on pages "
+                          f"{win.pages[0]}–{win.pages[-1]} matches it.")
+        return Question(index, heading, win, lines), ""
+
+    def load(self, numbers: list[int]) -> dict[int, dict]:
+        missing = [n for n in numbers if n not in self.pages]
+        for number, w, h, lines in Page.objects.filter(
+                book=self.book, number__in=missing).values_list("number", "width", "height",
+                                                                "lines"):
+            self.pages[number] = {"number": number, "width": w, "height": h, "lines": lines}
+        return {n: self.pages[n] for n in numbers if n in self.pages}
+
+    def call(self, questions: list[Question]) -> list[Verdict]:
+        prompt = messages(questions)
+        shape = schema(questions, list(labelled(questions)))
+        self.calls += 1
         try:
             reply = llm.ask(self.model, prompt, shape,
-                            max_tokens=self.config.call_tokens,
+                            max_tokens=self.config.call_tokens * len(questions),
                             timeout=min(self.config.call_seconds, self.budget.remaining_seconds()))
             answer = llm.parse_json(reply.text)
         except llm.LlmError as error:
             self.budget.record(tokens=self.model.count_tokens(prompt), ok=False)
             self.failed += 1
-            logger.warning("Agent on heading %s of book %s: %s", heading["id"], self.book.pk, error)
-            return Verdict(None, None, 0.0, f"The agent gave no usable answer: {error}.")
+            logger.warning("Agent on %d heading(s) of book %s: %s", len(questions), self.book.pk,
+                           error)
+            return [Verdict(None, None, 0.0, f"The agent gave no usable answer: {error}.")
+                    for _ in questions]
         self.budget.record(tokens=reply.tokens, ok=True)
-        verdict = check(answer, heading["title"], win, maps,
-                        lambda page, line: candidate_rows(pages[page], line))
-        if verdict.placed:
-            self.placed += 1
-        elif answer.get("found") is True:
-            self.discarded += 1
-        return verdict
+        verdicts = check(answer, questions,
+                         lambda page, line: candidate_rows(self.pages[page], line))
+        for verdict, item in zip(verdicts, _answers(answer, len(questions))):
+            self.placed += verdict.placed
+            self.discarded += not verdict.placed and item.get("line") is not None
+        return verdicts
 
     def store(self, heading: dict, verdict: Verdict) -> None:
         flag = ReviewFlag.objects.filter(heading_id=heading["id"]).order_by("-created_at").first()
@@ -129,8 +167,11 @@ class _Agent:
         flag.save()
 
     def summary(self, done: int, total: int) -> str:
-        parts = [f"Asked about {done} of {total} unplaced heading(s): {self.placed} placed "
-                 "and checked"]
+        parts = [f"Asked about {done} of {total} unplaced heading(s) in {self.calls} call(s): "
+                 f"{self.placed} placed and checked"]
+        if self.unasked:
+            parts.append(f"{self.unasked} not worth a call (no matching line between their "
+                         "neighbours)")
         if self.discarded:
             parts.append(f"{self.discarded} answer(s) discarded by the check")
         if self.failed:
@@ -141,6 +182,18 @@ class _Agent:
         if stopped:
             text += f"; stopped: {stopped}, {total - done} not asked"
         return text + f" ({self.budget.elapsed:.0f} s)."
+
+
+def batches(targets: list[int], size: int) -> list[list[int]]:
+    """Return the targets in runs of at most size, in order: neighbours share their pages."""
+    return [targets[start:start + size] for start in range(0, len(targets), size)]
+
+
+def _answers(answer, count: int) -> list[dict]:
+    items = answer.get("answers") if isinstance(answer, dict) else None
+    given = {item.get("heading"): item for item in items if isinstance(item, dict)} \
+        if isinstance(items, list) else {}
+    return [given.get(f"H{n}", {}) for n in range(1, count + 1)]
 
 
 def store_ends(book) -> None:

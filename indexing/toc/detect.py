@@ -44,7 +44,7 @@ def trailing_page(text: str) -> tuple[str, str] | None:
     match = TRAILING.match(text)
     if not match:
         return None
-    title, token = match.group(1), match.group(2)
+    title, token = match.group(1), match.group(2).replace(" ", "")
     if parse_page(token, roman_upper=False) is None:
         return None
     if title and len(title) + len(token) == len(text) and _glued(title, token):
@@ -58,11 +58,14 @@ TRAILING = re.compile(
     r"^(.*?)[\s.．・·•…‥⋯_]*((?<![0-9A-Za-z])[0-9０-９]{1,4}|"
     # Lower-case roman; OCR may capitalise a letter of it ("xxV").
     r"(?<=[\s.．・·•…‥⋯_])(?=[ivxlcdmIVXLCDM]*[ivxlcdm])[ivxlcdmIVXLCDM]{1,8}|"
-    r"(?<=[\s.．・·•…‥⋯_])[〇一二三四五六七八九十百千]{1,6})$"
+    # Kanji numerals; a vertical number's digits may come back as separate boxes ("一 五").
+    r"(?<=[\s.．・·•…‥⋯_])[〇一二三四五六七八九十百千](?: ?[〇一二三四五六七八九十百千]){0,5})$"
 )
 
 
 DOTTED_END = re.compile(r"\d[.．]\d{1,4}$")
+# A row whose leader dots run to a page number OCR lost is still a contents row.
+LEADERS_END = re.compile(r"[^\s.．・·•…‥⋯](?:\s*[.．・·•…‥⋯]){2,}\s*$")
 
 
 def _glued(title: str, token: str) -> bool:
@@ -112,7 +115,7 @@ def _profile(page: dict, folio_lines: set[int]):
         if kind:
             heading = strip_trailing_leaders(row.text).strip().casefold()
             break
-    ending = sum(1 for row in page_rows if trailing_page(row.text))
+    ending = sum(1 for row in page_rows if trailing_page(row.text) or LEADERS_END.search(row.text))
     return kind, heading, ending, len(page_rows), page_rows
 
 

@@ -8,6 +8,7 @@ and indentation along y becomes indentation along x.
 from dataclasses import dataclass
 from statistics import median
 
+from indexing.toc.numbers import parse_page
 from indexing.toc.text import clean
 
 
@@ -21,8 +22,9 @@ class Row:
     x1: float
     y1: float
     line: int  # index of the first line of the row on its page
-    conf: float
+    conf: float  # of its least sure line
     lines: tuple[int, ...] = ()
+    best: float = 1.0  # confidence of its surest line of words (page numbers aside)
 
     @property
     def height(self) -> float:
@@ -110,7 +112,14 @@ def _make_row(group: list[int], lines: list[dict], boxes) -> Row:
         line=min(group),
         lines=tuple(group),
         conf=min(float(lines[i].get("conf", 1.0)) for i in group),
+        best=max((float(lines[i].get("conf", 1.0)) for i in group
+                  if not _number_only(lines[i]["text"])), default=1.0),
     )
+
+
+def _number_only(text: str) -> bool:
+    """Return True for a line that is only a page number (and leaders): no title's words."""
+    return parse_page(text.strip(" .．・·•…‥⋯_")) is not None
 
 
 def body_height(rows_: list[Row]) -> float:

@@ -15,7 +15,9 @@ from indexing.toc.parse import Raw
 
 SAME_INDENT = 0.6  # line heights
 BIG_GAP = 1.4  # spacing above a row, over the usual spacing, that sets off a top entry
-RANKS = {"part": 0, "roman": 0, "chapter": 1, "letter": 1}
+RANKS = {"part": 0, "roman": 0, "chapter": 1, "letter": 1, "item": 3}  # item: 一 under a 節
+PART_INDENT = 1.0  # line heights: a part printed at its chapters' indentation
+PART_PAGES = 2  # a part's page is its first chapter's, or a page or two before
 
 
 def ranks(entries: list[Raw]) -> list[int | None]:
@@ -38,7 +40,7 @@ def levels(entries: list[Raw]) -> list[int]:
     """Return the level (1 = top) of each entry."""
     if not entries:
         return []
-    known = ranks(entries)
+    known = part_ranks(entries, ranks(entries))
     indents = aligned_indents(entries, known)
     clusters = _clusters(indents)
     votes = _votes(clusters, known)
@@ -52,6 +54,47 @@ def levels(entries: list[Raw]) -> list[int]:
         out.append(len(stack) + 1)
         stack.append(rank)
     return out
+
+
+def part_ranks(entries: list[Raw], known: list[int | None]) -> list[int | None]:
+    """Return ranks with parts told from chapters where indentation and numbering do not.
+
+    Parts printed at the chapters' indentation whose numerals OCR lost or
+    misread ("l Gnuplot", "11 Plotting styles" between chapters 2 and 3) are
+    entries that each open a run of chapters: unnumbered, or numbered out of
+    the chapters' sequence; printed where the next chapter is; on its page or
+    a page or two before it; and at least one of them between two chapters, so
+    that a preface before chapter 1 or an index after the last stays a chapter.
+    """
+    chapters = [i for i, rank in enumerate(known) if rank == 1 and entries[i].number.isdigit()]
+    if len(chapters) < 3:
+        return known
+    in_order = _increasing(chapters, entries)
+    misread = set(chapters) - in_order
+    found = [i for i in range(len(entries) - 1)
+             if (known[i] is None or i in misread) and i + 1 in in_order
+             and _opens(entries[i], entries[i + 1])]
+    if len(found) < 2 or not any(i > min(in_order) for i in found):
+        return known
+    return [0 if i in found else rank for i, rank in enumerate(known)]
+
+
+def _increasing(chapters: list[int], entries: list[Raw]) -> set[int]:
+    """Return the chapters whose numbers keep the longest strictly increasing run."""
+    from indexing.toc.repair import longest_increasing
+
+    values = [int(entries[i].number) for i in chapters]
+    return {chapters[p] for p in longest_increasing(values)}
+
+
+def _opens(entry: Raw, chapter: Raw) -> bool:
+    """Return True when entry stands where chapter does and its page leads into chapter's."""
+    if abs(entry.x - chapter.x) > PART_INDENT * max(chapter.height, 1.0):
+        return False
+    here, there = entry.printed, chapter.printed
+    if not (here and there) or here[0] != there[0]:
+        return here is None  # a part title printed without a page
+    return 0 <= there[1] - here[1] <= PART_PAGES
 
 
 def aligned_indents(entries: list[Raw], known: list[int | None]) -> list[float]:

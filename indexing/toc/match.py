@@ -13,6 +13,7 @@ ROW_GAP = 2.5  # line heights: farther apart on one baseline are separate column
 HEADING_HEIGHT = 1.1  # rows this much taller than body text look like headings
 MIN_FUZZY = 0.8
 SHORT_KEY = 6  # keys this short must match exactly
+WHOLE_KEY = 4  # a row that is exactly a title this long is the title
 MAX_HEADING_KEY = 200
 HEAD_GAP = 1.5  # a running head stands at least this many body lines above the text
 HEAD_SHARE = 0.3  # a book has running heads when this share of its pages shows one
@@ -184,5 +185,9 @@ def plausible(title: Title, row: BodyRow, similar: float) -> bool:
     if similar <= 0:
         return False
     if len(title.rest) < SHORT_KEY + 2:
-        return row.tall >= HEADING_HEIGHT or bool(title.number and row.number) or row.index < 2
+        # A row that is the whole title, its number included, is the heading
+        # whatever its size (a vertical book's item headings measure as text).
+        whole = similar >= 1.0 and row.key == title.full and len(title.full) >= WHOLE_KEY
+        return (row.tall >= HEADING_HEIGHT or bool(title.number and row.number)
+                or row.index < 2 or whole)
     return True

@@ -38,4 +38,5 @@ class TocResult:
     lot_pages: list[int]
     labels: dict[int, str]  # physical page -> printed label, only where known
     anomalies: list[Anomaly] = field(default_factory=list)
-    inferred: bool = False
+    inferred: bool = False  # no usable contents: the headings were inferred from the body
+    spreads: bool = False  # scanned as two-page spreads: each half was read as a book page

@@ -3,18 +3,25 @@
 import re
 from dataclasses import dataclass, replace
 
+from indexing.toc.columns import merged_columns
 from indexing.toc.detect import content_rows, heading_kind, trailing_page
-from indexing.toc.layout import Row, frame_boxes
+from indexing.toc.kanji import garbled_page, kanji_items
+from indexing.toc.layout import Row, frame_boxes, is_vertical
 from indexing.toc.layout import rows as make_rows
 from indexing.toc.numbers import parse_page
-from indexing.toc.text import numbering, tidy_title
+from indexing.toc.text import KANJI_ITEM, key, numbering, strip_trailing_leaders, tidy_title
 
 # "A 12, B 13"; OCR may drop the space before a dotted section number ("249,12.5.3").
 RUN_IN = re.compile(r"(?<=[0-9ivxlc])[,;](?:\s+(?=[^\W_a-z])|(?=\d{1,3}(?:\.\d{1,3})+\s))")
 WRAP_REACH = 0.75  # a row reaching this far across its column is wrapped when it lacks a page
 WRAP_GAP = 1.8  # at most this many line heights between a wrapped row and its continuation
 CORRIDOR = (0.3, 0.7)  # where the gutter of a two-column page may lie, as a share of width
+LEADER_END = re.compile(r"[・·•…‥⋯.．]{2,}\s*$")
 MAX_TITLE = 300
+SPECK_CONF = 0.6  # an unnumbered entry none of whose lines OCR read surer than this is dust
+CJK_SPACE = re.compile(r"(?<=[\u3040-\u30ff\u4e00-\u9fff])\s+(?=[\u3040-\u30ff\u4e00-\u9fff])")
+MAX_UNPAGED = 100  # characters of an entry printed without a page number
+SENTENCE_BREAK = re.compile(r"[。．](?=.)|[.!?](?=\s+[A-Z])")
 
 
 @dataclass(frozen=True)
@@ -32,6 +39,7 @@ class Raw:
     x: float = 0.0  # left edge on the page, in points
     gap: float | None = None  # space above the row over the column's usual line spacing
     column: int = 0
+    repaired: bool = False  # the page number was misread and repaired by page order
 
     @property
     def printed(self) -> tuple[str, int] | None:
@@ -45,9 +53,10 @@ def parse_pages(pages: list[dict], folio_lines: dict[int, set[int]]) -> list[Raw
         number = page["number"]
         page_rows = content_rows(page, folio_lines.get(number, set()))
         page_rows = _lone_capital_roman(page, _after_heading(page_rows))
+        vertical = is_vertical(page)
         for index, column in enumerate(_columns(page, page_rows)):
-            entries += _parse_column(column, number, index)
-    return entries
+            entries += _parse_column(column, number, index, vertical)
+    return kanji_items(entries)
 
 
 def _after_heading(page_rows: list[Row]) -> list[Row]:
@@ -89,7 +98,8 @@ def _columns(page: dict, page_rows: list[Row]) -> list[list[Row]]:
     boxes, width, _ = frame_boxes(page)
     lines = [index for row in page_rows for index in row.lines]
     if len(lines) < 6:
-        return [page_rows]
+        texts = [line["text"] for line in page.get("lines") or []]
+        return merged_columns(page_rows, boxes, texts) or [page_rows]
     allowed = max(1, 0.05 * len(lines))
     steps = range(int(CORRIDOR[0] * 100), int(CORRIDOR[1] * 100) + 1)
     open_steps = [
@@ -105,7 +115,8 @@ def _columns(page: dict, page_rows: list[Row]) -> list[list[Row]]:
         ]
         if min(sum(1 for row in part if _titled(row.text)) for part in parts) >= 3:
             return parts
-    return [page_rows]
+    texts = [line["text"] for line in page.get("lines") or []]
+    return merged_columns(page_rows, boxes, texts) or [page_rows]
 
 
 def _titled(text: str) -> bool:
@@ -124,7 +135,8 @@ def _runs(steps: list[int]) -> list[list[int]]:
     return runs
 
 
-def _parse_column(column: list[Row], toc_page: int, number: int) -> list[Raw]:
+def _parse_column(column: list[Row], toc_page: int, number: int,
+                  vertical: bool = False) -> list[Raw]:
     if not column:
         return []
     left = min(row.x0 for row in column)
@@ -133,18 +145,20 @@ def _parse_column(column: list[Row], toc_page: int, number: int) -> list[Raw]:
     spacing = sorted(b.y1 - a.y1 for a, b in zip(column, column[1:]))
     usual = spacing[len(spacing) // 2] if spacing else 1.0
     gaps = {id(b): (b.y1 - a.y1) / max(usual, 1.0) for a, b in zip(column, column[1:])}
-    entries = _parse_rows(column, toc_page, left, right)
+    entries = _parse_rows(column, toc_page, left, right, vertical)
     return [
         Raw(**{**entry.__dict__, "gap": gaps.get(entry.gap), "column": number})
         for entry in entries
     ]
 
 
-def _parse_rows(column: list[Row], toc_page: int, left: float, right: float) -> list[Raw]:
+def _parse_rows(column: list[Row], toc_page: int, left: float, right: float,
+                vertical: bool = False) -> list[Raw]:
     entries: list[Raw] = []
     pending: list[Row] = []
     for row in column:
-        found = trailing_page(row.text)
+        # A vertical page's kanji numbers are often misread: kept for repair (kanji.py).
+        found = trailing_page(row.text) or (garbled_page(row.text) if vertical else None)
         if found and not found[0]:
             _attach_page(entries, pending, found[1], toc_page, left)
             pending = []
@@ -171,8 +185,12 @@ def _continues(previous: Row, row: Row, left: float, right: float) -> bool:
         return False
     if previous.text.endswith((",", ";", "-", "‐")):
         return True  # run-in entries or a hyphenated word carry on
+    if LEADER_END.search(previous.text):
+        return False  # its leaders ran to a page number OCR lost: the entry is whole
     if numbering(row.text)[1] not in (None, "roman", "letter"):
         return False
+    if KANJI_ITEM.match(tidy_title(row.text)):
+        return False  # a Japanese item (一, 二 …) starts an entry of its own
     reach = (previous.x1 - left) / max(right - left, 1.0)
     indented = row.x0 > previous.x0 + 0.5 * previous.height
     return reach >= WRAP_REACH or indented
@@ -191,12 +209,16 @@ def _emit(group: list[Row], found, toc_page: int, left: float) -> list[Raw]:
     """Return the entries of one printed entry (several when run-in)."""
     first = group[0]
     text = " ".join(row.text for row in group)
+    sure = max(row.best for row in group)
     pieces = _run_in(text) if found else [text]
     out = []
     for index, piece in enumerate(pieces):
         title, token = _title_and_token(piece)
-        if len(title) > MAX_TITLE:
-            continue
+        if token is None and found and len(pieces) == 1 and text.endswith(found[1]):
+            title, token = tidy_title(strip_trailing_leaders(text[:-len(found[1])])), found[1]
+        unsure = sure < SPECK_CONF and numbering(title)[1] in (None, "letter", "roman")
+        if len(title) > MAX_TITLE or _paragraph(title, token) or _specks(title) or unsure:
+            continue  # too long, running text, or specks read as letters
         number, kind, _ = numbering(title)
         height = first.height
         indent = (first.x0 - left) / max(height, 1.0)
@@ -204,6 +226,38 @@ def _emit(group: list[Row], found, toc_page: int, left: float) -> list[Raw]:
         out.append(Raw(title, token, toc_page, first.line, indent, height, number, kind,
                        x, id(first) if not index else None))
     return out
+
+
+def _specks(title: str) -> bool:
+    """Return True for a "title" OCR made of dust and stray marks ("0", "一 11 い1 元 s, B").
+
+    A numbered entry is an entry; an unnumbered one is dust when it is a
+    single mark, or mostly one- and two-letter scraps.
+    """
+    number, _, rest = numbering(title)
+    if number:
+        return not key(rest) and not key(number)
+    words = CJK_SPACE.sub("", title).split()  # OCR spaces out kana and kanji ("閉 し る")
+    sizes = [sum(char.isalnum() for char in word) for word in words]
+    if sum(sizes) < 2:
+        return True
+    short, longest = sum(1 for size in sizes if size <= 2), max(sizes, default=0)
+    return len(words) >= 4 and short >= 0.7 * len(words) and longest <= 3
+
+
+def _paragraph(title: str, token: str | None) -> bool:
+    """Return True for running text caught among the entries (a preface, a note), not an entry.
+
+    An entry without a page number is a part title or a wrapped line, short;
+    one with a page number may be long, but not several sentences. A numbered
+    entry is an entry however it reads (a FAQ's questions run to sentences).
+    """
+    if numbering(title)[0]:
+        return False
+    if token is None and len(title) > MAX_UNPAGED:
+        return True
+    sentences = len(SENTENCE_BREAK.findall(title))
+    return len(title) > MAX_UNPAGED and sentences >= 2
 
 
 def _run_in(text: str) -> list[str]:
@@ -221,6 +275,6 @@ def _run_in(text: str) -> list[str]:
 
 def _title_and_token(piece: str) -> tuple[str, str | None]:
     found = trailing_page(piece)
-    if not found:
-        return tidy_title(piece.strip()), None
+    if not found:  # leaders that ran to a page number OCR lost go with it
+        return tidy_title(strip_trailing_leaders(piece.strip())), None
     return tidy_title(found[0].strip()), found[1]

@@ -1,5 +1,6 @@
 """The whole recovery, stage by stage: folios, contents pages, entries, levels, grounding."""
 
+from indexing.toc import kanji, spreads
 from indexing.toc.detect import Block, find_blocks
 from indexing.toc.folios import Mapping, fit
 from indexing.toc.ground import NEAR, Body, Placement, ground
@@ -14,7 +15,19 @@ MIN_ENTRIES = 3
 
 
 def recover(pages: list[dict]) -> TocResult:
-    """Return the book's TOC with each heading placed, or a structure inferred from the body."""
+    """Return the book's TOC with each heading placed, or a structure inferred from the body.
+
+    A book scanned as two-page spreads is recovered on its book pages (each
+    half of a spread), and the result carried back to the PDF's pages.
+    """
+    if spreads.is_spread_book(pages):
+        logical, halves = spreads.split(pages)
+        return spreads.to_physical(recover_pages(logical), halves, len(pages))
+    return recover_pages(pages)
+
+
+def recover_pages(pages: list[dict]) -> TocResult:
+    """Return the TOC of pages that are each one book page."""
     mapping = fit(pages)
     blocks = find_blocks(pages, mapping.folio_lines)
     toc_pages = sorted(p for b in blocks if b.kind == "toc" for p in b.pages)
@@ -43,7 +56,9 @@ def _main_entries(pages: list[dict], blocks: list[Block], mapping: Mapping) -> l
         if not _continues(entries, following):
             break
         entries += following
-    return entries
+    bad = suspects([raw.printed for raw in entries])
+    clean = {id(raw) for i, raw in enumerate(entries) if i not in bad}
+    return kanji.repair_entries(entries, lambda raw: id(raw) in clean)
 
 
 def _continues(entries: list[Raw], following: list[Raw]) -> bool:
@@ -59,7 +74,7 @@ def _place(raws: list[Raw], mapping: Mapping, body: Body, page_count: int):
     for index, value in enumerate(printed):
         guess, sure = mapping.predict(*value) if value and index not in bad else (None, False)
         predicted.append(guess)
-        strong.append(sure)
+        strong.append(sure and not raws[index].repaired)  # a repair only guides the search
     placements = ground([raw.title for raw in raws], predicted, strong, body, page_count)
     anomalies: list[Anomaly] = []
     entries = []

@@ -5,7 +5,7 @@ breaks the order (an OCR digit drop, "64" read as "6") is marked suspect: its
 number is not used to predict a page, and grounding may confirm a better one.
 """
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 
 
 def order_key(printed: tuple[str, int]) -> tuple[int, int]:
@@ -66,3 +66,27 @@ def plausible_repair(read: str, candidate: str) -> bool:
     if len(read) == len(candidate):
         return sum(a != b for a, b in zip(read, candidate)) <= 1
     return False
+
+
+def longest_increasing(values: list[int]) -> list[int]:
+    """Return the positions of one longest strictly increasing subsequence of values.
+
+    Among equally long ones, a later equal value is kept ("1 Gnuplot" misread
+    from "I", then "1 Copyright": the chapter is the second).
+    """
+    tails: list[int] = []
+    tail_positions: list[int] = []
+    parents: list[int | None] = []
+    for position, value in enumerate(values):
+        slot = bisect_left(tails, value)
+        if slot == len(tails):
+            tails.append(value)
+            tail_positions.append(position)
+        else:
+            tails[slot], tail_positions[slot] = value, position
+        parents.append(tail_positions[slot - 1] if slot else None)
+    chain, position = [], tail_positions[-1] if tail_positions else None
+    while position is not None:
+        chain.append(position)
+        position = parents[position]
+    return chain[::-1]

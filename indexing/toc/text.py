@@ -9,11 +9,13 @@ LEADER_CHARS = r".．・·•…‥⋯_﹒·∙⋅"
 LEADER_RUN = re.compile(rf"(?:\s*[{LEADER_CHARS}]){{4,}}\s*|\s*[…‥⋯]+\s*")
 TRAILING_LEADER = re.compile(rf"(?:\s*[{LEADER_CHARS}])+\s*$")
 SPACES = re.compile(r"\s+")
+MIXED_LEADERS = re.compile(rf"(?:\s*[{LEADER_CHARS}●。oO0○:;,']){{5,}}\s*")
 LEADER_HINT = re.compile(rf"[{LEADER_CHARS}]")
 NOT_WORD = re.compile(r"[\W_]+")
 # (pattern, kind); kind "part" < "chapter" < dotted depth; checked in this order.
 NUMBERING = [
-    (re.compile(r"^第\s*([0-9０-９〇一二三四五六七八九十百]+)\s*([編部])\s*"), "part"),
+    # Parts are often numbered in roman (第I部, 第Ⅱ部 after NFKC; OCR reads I as l or |).
+    (re.compile(r"^第\s*([0-9０-９〇一二三四五六七八九十百]+|[IVXl|]{1,5})\s*([編部])\s*"), "part"),
     (re.compile(r"^第\s*([0-9０-９〇一二三四五六七八九十百]+)\s*章\s*"), "chapter"),
     (re.compile(r"^第\s*([0-9０-９〇一二三四五六七八九十百]+)\s*節\s*"), 2),
     (re.compile(r"^第\s*([0-9０-９〇一二三四五六七八九十百]+)\s*款\s*"), 3),
@@ -24,6 +26,8 @@ NUMBERING = [
     (re.compile(r"^([A-Z](?:\s?[.．]\s?\d{1,3})+)[.．]?(?:\s+|(?=[^\d\s.]))"), "dotted"),
     (re.compile(r"^(\d{1,3}(?:\s?[.．]\s?\d{1,3})+)[.．]?(?:\s+|(?=[^\d\s.．]))"), "dotted"),
     (re.compile(r"^(\d{1,3})[.．]?(?:\s+|(?=[\u3040-\u30ff\u4e00-\u9fff]))"), "chapter"),
+    # OCR often loses the space after a chapter number: "14Animations, Sounds".
+    (re.compile(r"^(\d{1,3})(?=[A-Z][a-z])"), "chapter"),
     (re.compile(r"^([IVX]{1,5})[.．]?\s+(?=\S)"), "roman"),
     (re.compile(r"^([A-Z])[.．]?\s+(?=\S)"), "letter"),
 ]
@@ -32,6 +36,9 @@ LOOKALIKES = str.maketrans({
     "ー": "-", "一": "-", "－": "-", "—": "-", "–": "-", "‐": "-", "―": "-", "−": "-",
     "口": "ロ", "力": "カ", "へ": "ヘ", "べ": "ベ", "ぺ": "ペ", "工": "エ", "夕": "タ",
     "卜": "ト", "二": "ニ", "八": "ハ",
+    # Small kana: OCR confuses them with full-size ones (ューザー for ユーザー).
+    **{small: full for small, full in zip("ァィゥェォッャュョヮぁぃぅぇぉっゃゅょゎ",
+                                          "アイウエオツヤユヨワあいうえおつやゆよわ")},
 })
 
 
@@ -42,22 +49,44 @@ JUNK_AFTER_NUMBER = re.compile(
 
 
 # "第 1 章": OCR puts spaces inside a Japanese chapter label that print has none of
-SPACED_LABEL = re.compile(r"^第\s*([0-9０-９一二三四五六七八九十百〇零]{1,6})\s*([章節編部款項])")
+SPACED_LABEL = re.compile(
+    r"^第\s*([0-9０-９一二三四五六七八九十百〇零]{1,6}|[IVXⅠ-Ⅻ]{1,5})\s*([章節編部款項])")
+
+
+# Kanji numerals OCR reads as kana or dashes: ー/-/— for 一, ニ for 二.
+KANJI_FROM_LOOKALIKE = str.maketrans({"ー": "一", "-": "一", "—": "一", "－": "一", "ニ": "二"})
+LOOKALIKE_LABEL = re.compile(r"^第\s*([一二三四五六七八九十ーニ\-—－]{1,4})\s*([章節編部款項])")
+LEADING_SPECKS = re.compile(r"^(?:[·•・,'`]\s*)+(?=\S)")  # dust OCR reads before a title
+KANJI_ITEM = re.compile(r"^([一二三四五六七八九十ーニ\-—－])[\s　、．.]*(?=\S)")
 
 
 def tidy_title(text: str) -> str:
     """Return the title without bullet-like specks between its number and its words.
 
-    A Japanese label spaced out by OCR ("第1 章") is closed up ("第1章").
+    A Japanese label spaced out by OCR ("第1 章") is closed up ("第1章"), and one
+    whose numeral OCR read as a look-alike ("第ー節", "第ニ章") is read as printed.
     """
+    text = LEADING_SPECKS.sub("", text)
+    text = LOOKALIKE_LABEL.sub(lambda m: "第" + m[1].translate(KANJI_FROM_LOOKALIKE) + m[2], text)
     return JUNK_AFTER_NUMBER.sub(r"\1 ", SPACED_LABEL.sub(r"第\1\2", text))
 
 
 def clean(text: str) -> str:
-    """Return the text with leader runs removed and spaces collapsed."""
+    """Return the text with leader runs removed and spaces collapsed.
+
+    OCR reads some leader dots of a scan as o, 0 or ●: a long run of dot-like
+    marks counts as leaders when most of it is dots.
+    """
     if LEADER_HINT.search(text):
         text = LEADER_RUN.sub(" ", text)
+        text = MIXED_LEADERS.sub(_leaders_only, text)
     return SPACES.sub(" ", text).strip()
+
+
+def _leaders_only(match) -> str:
+    run = match.group(0)
+    dots = sum(1 for char in run if char in LEADER_CHARS or char in "●。")
+    return " " if dots * 2 >= len(run.replace(" ", "")) else run
 
 
 def strip_trailing_leaders(text: str) -> str:
@@ -80,6 +109,8 @@ def numbering(text: str) -> tuple[str, object, str]:
         if not rest and kind in ("roman", "letter"):
             continue
         number = re.sub(r"\s", "", match.group(1)).replace("．", ".")
+        if kind == "part" and set(number) <= set("IVXl|"):
+            number = number.replace("l", "I").replace("|", "I")
         value = kanji_value(number)
         number = str(value) if value is not None else number
         if kind == "dotted":

@@ -55,3 +55,12 @@ def vertical_page(number, columns, folio=None):
     if folio is not None:
         lines.append(line(str(folio), 300, 740))
     return {"number": number, "width": WIDTH, "height": HEIGHT, "lines": lines}
+
+
+def spread(number, left, right):
+    """Return two pages side by side on one PDF page, as an overhead scanner makes them."""
+    shift = float(left["width"])
+    moved = [{**item, "box": [item["box"][0] + shift, item["box"][1],
+                              item["box"][2] + shift, item["box"][3]]} for item in right["lines"]]
+    return {"number": number, "width": shift + float(right["width"]), "height": left["height"],
+            "lines": left["lines"] + moved, "gutter": shift}

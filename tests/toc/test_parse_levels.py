@@ -1,3 +1,5 @@
+import pytest
+
 from indexing.toc.levels import levels
 from indexing.toc.parse import parse_pages
 from indexing.toc.repair import plausible_repair, suspects
@@ -128,3 +130,111 @@ def test_run_in_entries_split_where_ocr_dropped_the_space():
     assert _run_in("20.4.1 The chapter style.358, 20.4.2 Lower level divisions 359") == [
         "20.4.1 The chapter style.358", "20.4.2 Lower level divisions 359"]
     assert _run_in("Prices 1,250 and more") == ["Prices 1,250 and more"]
+
+
+def test_a_two_column_list_merged_by_ocr_is_read_column_by_column():
+    """OCR read each row of a two-column list of examples as one box across the gutter."""
+    rows = ["#List of Examples"]
+    pairs = [("1. First Example", 29, "6. Evaluation Toggle", 35),
+             ("2. Second Example", 30, "7. Tables", 36),
+             ("3. Third Example", 31, "8. Figures", 38)]
+    for a, pa, b, pb in pairs:
+        rows.append([(f"{a} {pa} {b} {pb}", 72.0, 520.0)])
+    entries = parse(page(3, rows))
+    assert titles(entries) == [("1. First Example", "29"), ("2. Second Example", "30"),
+                               ("3. Third Example", "31"), ("6. Evaluation Toggle", "35"),
+                               ("7. Tables", "36"), ("8. Figures", "38")]
+
+
+def test_a_two_column_list_with_a_gap_in_each_row_is_split_at_the_gap():
+    rows = ["#Contents"]
+    for a, pa, b, pb in [("Anchors and chains", 1, "Ebb", 5), ("Bowline knots", 2, "Fenders", 6)]:
+        rows.append([(a, 72.0, 250.0), (str(pa), 252.0, 258.0), (b, 380.0, 400.0),
+                     (str(pb), 520.0, 526.0)])
+    assert [e.title for e in parse(page(3, rows))] == ["Anchors and chains", "Bowline knots",
+                                                       "Ebb", "Fenders"]
+
+
+def test_a_title_with_a_number_inside_is_not_split():
+    toc = page(3, ["#Contents", toc_row("1. Release 2 3. notes", 4), toc_row("2. Tides", 5)])
+    assert [e.title for e in parse(toc)] == ["1. Release 2 3. notes", "2. Tides"]
+
+
+def test_running_text_among_the_entries_is_not_an_entry():
+    note = ("This book is about boats. It was written over many years by people who sail. "
+            "Read it slowly and take notes as you go along the way.")
+    toc = page(3, ["#Contents", toc_row("1 Sails", 1), [(note[:80], 72.0, 520.0)],
+                   [(note[80:], 72.0, 400.0)], toc_row("2 Knots", 3)])
+    assert [e.title for e in parse(toc)] == ["1 Sails", "2 Knots"]
+
+
+def levels_of(*rows):
+    return levels(parse(page(3, ["#Contents", *rows])))
+
+
+CHAPTERS_AND_PARTS = [  # (title, page, indent): parts at the chapters' indentation
+    ("{I} Gnuplot", 15, 72.0), ("1 Copyright", 17, 72.0), ("2 Introduction", 17, 72.0),
+    ("2.1 Seeking help", 18, 90.0), ("{II} Plotting styles", 40, 72.0), ("3 Boxes", 41, 72.0),
+    ("3.1 Box sizes", 42, 90.0), ("4 Lines", 45, 72.0), ("{III} Commands", 50, 72.0),
+    ("5 Cd", 51, 72.0), ("6 Plot", 53, 72.0),
+]
+PART_LEVELS = [1, 2, 2, 3, 1, 2, 3, 2, 1, 2, 2]
+
+
+@pytest.mark.parametrize("numerals", [
+    ("I", "II", "III"),  # read right
+    ("l", "Il", "lll"),  # OCR look-alikes
+    ("", "", ""),  # numerals lost
+    ("1", "11", "111"),  # read as arabic, out of the chapters' sequence
+])
+def test_parts_at_the_chapters_indentation_stand_above_them(numerals):
+    parts = dict(zip(("{I}", "{II}", "{III}"), numerals))
+    rows = []
+    for title, printed, indent in CHAPTERS_AND_PARTS:
+        head, _, rest = title.partition(" ")
+        text = f"{parts[head]} {rest}".strip() if head in parts else title
+        rows.append(toc_row(text, printed, indent))
+    assert levels_of(*rows) == PART_LEVELS
+
+
+def test_japanese_parts_numbered_in_roman_stand_above_their_chapters():
+    assert levels_of(toc_row("第I 部 ユーザーズマニュアル", 15), toc_row("第1章 はじめに", 17),
+                     toc_row("1.1 概要", 17, 90.0), toc_row("第II 部 リファレンス", 40),
+                     toc_row("第2章 コマンド", 41), toc_row("2.1 一覧", 42, 90.0)) == [
+        1, 2, 3, 1, 2, 3]
+
+
+def test_a_preface_and_an_index_beside_the_chapters_are_no_parts():
+    assert levels_of(toc_row("Preface", 1), toc_row("1 Copyright", 17),
+                     toc_row("2 Introduction", 19), toc_row("2.1 Help", 20, 90.0),
+                     toc_row("3 Boxes", 41), toc_row("Index", 50)) == [1, 1, 1, 2, 1, 1]
+
+
+@pytest.mark.parametrize("title, specks", [
+    ("一 11 い1 元 s, B", True), ("0", True), ("D", True), ("索引", False), ("付録 A", False),
+    ("A Note on the Way", False), ("第七章 サイドバー", False), ("3.1 概要", False),
+])
+def test_dust_read_as_letters_is_no_entry(title, specks):
+    from indexing.toc.parse import _specks
+
+    assert _specks(title) is specks
+
+
+def test_a_contents_page_whose_numbers_ocr_lost_is_still_found():
+    from indexing.toc.detect import find_blocks
+
+    toc = page(1, ["Contents", "1 Sails . . 2", "2 Knots . 3", "3 Anchors . .", "4 Rigging . .",
+                   "5 Weather . .", "6 Charts", "7 Tides"])
+    blocks = find_blocks([toc] + [page(n, [f"Body text of page {n} about boats."]) for n in
+                                  range(2, 5)], {})
+    assert [(b.kind, b.pages) for b in blocks] == [("toc", (1,))]
+    assert [e.title for e in parse(toc)][2:4] == ["3 Anchors", "4 Rigging"]
+
+
+def test_an_unnumbered_entry_read_unsurely_is_dust_but_a_numbered_one_stays():
+    toc = page(3, ["#Contents", toc_row("1 Sails", 1), toc_row("D Elme", 2), toc_row("2 Knots", 3)])
+    dust = next(line for line in toc["lines"] if line["text"].startswith("D Elme"))
+    dust["conf"] = 0.4
+    sure = next(line for line in toc["lines"] if line["text"].startswith("2 Knots"))
+    sure["conf"] = 0.4
+    assert [e.title for e in parse(toc)] == ["1 Sails", "2 Knots"]

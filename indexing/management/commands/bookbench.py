@@ -14,7 +14,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from books.models import Book
 from indexing import textlayer
-from indexing import bench_vertical
+from indexing import bench_variants, bench_vertical
 from indexing.bench_toc import score_toc
 from indexing.bench_verify import score_verify
 from indexing.benchmark import measure_ocr, ratio
@@ -35,6 +35,10 @@ class Command(BaseCommand):
         home = Path.home() / ".cache"
         parser.add_argument("--set", dest="which", choices=["scans", "born"], default="scans")
         parser.add_argument("--books", default="", help="Comma-separated book ids (default: all).")
+        parser.add_argument("--variants", default="ordinary",
+                            help="Comma-separated: " + ", ".join(bench_variants.NAMES) +
+                                 " (spreads and notoc are made from the dev scans, vertical "
+                                 "books typeset, when missing). A table is printed per variant.")
         parser.add_argument("--bench-dir", type=Path,
                             default=Path(os.environ.get("BOOKBENCH_DIR", home / "bookbench")))
         parser.add_argument("--truth-dir", type=Path,
@@ -55,10 +59,12 @@ class Command(BaseCommand):
                             help="Also ask the natural reader questions (questions/natural.jsonl).")
 
     def handle(self, which, books, bench_dir, truth_dir, data_dir, fresh, json_path, dump_lines,
-               questions=False, questions_only=False, natural=False, **options):
+               questions=False, questions_only=False, natural=False, variants="ordinary",
+               **options):
         if os.environ.get(CHILD) != "1":
             return self._in_own_data_dir(data_dir / which)
-        ids = [book.strip() for book in books.split(",") if book.strip()] or _all_ids(truth_dir)
+        chosen = [book.strip() for book in books.split(",") if book.strip()]
+        ids = chosen or _all_ids(truth_dir)
         call_command("migrate", verbosity=0)
         if questions_only:
             figures = {}
@@ -71,14 +77,20 @@ class Command(BaseCommand):
             return
         if which == "scans":  # the int8 models are made once, outside the timed stage
             call_command("prepare_ocr", stdout=self.stderr)
-        rows = [self._bench(book_id, which, bench_dir, truth_dir, fresh) for book_id in ids]
-        if dump_lines:
-            dump_lines.mkdir(parents=True, exist_ok=True)
-            for book_id in ids:
-                book = Book.objects.get(sha256=_sha256(_source(bench_dir, which, book_id)))
-                (dump_lines / f"{book_id}.json").write_text(json.dumps(load_pages(book)))
-        self._print(rows, which)
-        figures = {"books": rows}
+        figures = {"books": [], "variants": {}}
+        for variant in [v.strip() for v in variants.split(",") if v.strip()]:
+            try:
+                found = bench_variants.cases(variant, chosen, bench_dir, truth_dir)
+            except (ValueError, bench_variants.VariantMissing) as error:
+                raise CommandError(str(error)) from error
+            rows = [self._bench(case, which, fresh) for case in found
+                    if which == "scans" or case.born]
+            if dump_lines:
+                self._dump(rows, found, which, dump_lines)
+            self.stdout.write(f"\n=== Variant: {variant} ===")
+            self._print(rows, which)
+            figures["variants"][variant] = rows
+            figures["books"] += rows
         if which == "scans":
             figures["vertical"] = self._vertical()
         if questions:
@@ -87,6 +99,14 @@ class Command(BaseCommand):
             figures["natural"] = self._natural(which, bench_dir, truth_dir)
         if json_path:
             json_path.write_text(json.dumps(figures, indent=2, ensure_ascii=False))
+
+    def _dump(self, rows, found, which, dump_lines):
+        dump_lines.mkdir(parents=True, exist_ok=True)
+        for case in found:
+            path = case.scan if which == "scans" else case.born
+            book = Book.objects.filter(sha256=_sha256(path)).first() if path.exists() else None
+            if book:
+                (dump_lines / f"{case.book_id}.json").write_text(json.dumps(load_pages(book)))
 
     def _questions(self, ids, which, bench_dir, truth_dir) -> dict:
         """Ask the known-item questions; books are found by content, else by file name."""
@@ -122,23 +142,23 @@ class Command(BaseCommand):
         if code:
             raise CommandError("The benchmark failed.", returncode=code)
 
-    def _bench(self, book_id, which, bench_dir, truth_dir, fresh) -> dict:
-        path = _source(bench_dir, which, book_id)
+    def _bench(self, case, which, fresh) -> dict:
+        path = case.scan if which == "scans" else case.born
         if not path.exists():
             raise CommandError(f"{path} is missing: run sh shared/bookbench/make.sh first.")
-        gt = json.loads((truth_dir / "gt" / f"{book_id}.gt.json").read_text())
+        gt = case.truth_data()
         if fresh:
             Book.objects.filter(sha256=_sha256(path)).delete()
-        self.stderr.write(f"{book_id}: processing {path.name} ({gt['pages']} pages)…")
+        self.stderr.write(f"{case.book_id}: processing {path.name} ({gt['pages']} pages)…")
         peak_mb = _process(path)
         book = Book.objects.get(sha256=_sha256(path))
-        row = {"book": book_id, "lang": gt["lang"], "pages": book.page_count,
-               "peak_mb": peak_mb, "stages": {}}
+        row = {"book": case.book_id, "variant": case.variant, "lang": gt["lang"],
+               "pages": book.page_count, "peak_mb": peak_mb, "stages": {}}
         for run in book.stage_runs.order_by("position"):
             row["stages"][run.stage] = {"status": run.status, "seconds": run.seconds}
-        if which == "scans":
+        if which == "scans" and case.born and case.born.exists():
             pages = dict(book.pages.values_list("number", "lines"))
-            row["ocr"] = measure_ocr(pages, _born_lines(bench_dir, book_id), gt)
+            row["ocr"] = measure_ocr(pages, _born_lines(case.born), gt)
         headings = list(book.headings.order_by("position"))
         labels = dict(book.pages.exclude(label="").values_list("number", "label"))
         row["toc"] = score_toc(headings, labels, book.toc_pages, gt)
@@ -202,21 +222,26 @@ def _per_second(row):
 
 
 PIPELINE_COLUMNS = [
-    ("book", 10, lambda r: r["book"]),
+    ("book", 16, lambda r: r["book"]),
     ("lang", 4, lambda r: r["lang"]),
     ("pages", 5, lambda r: f"{r['pages']:.0f}"),
     ("seconds per stage", 34, _seconds),
     ("ocr pages/s", 11, _per_second),
     ("peak MB", 7, lambda r: f"{r['peak_mb']:.0f}" if r.get("peak_mb") else ""),
 ]
+def _ocr(part, whole):
+    """Return a cell of an OCR ratio; "—" where the book has no born-digital twin to compare."""
+    return lambda r: ratio(r.get(f"ocr_{part}", 0), r.get(f"ocr_{whole}", 0))
+
+
 OCR_COLUMNS = [
-    ("CER", 6, lambda r: ratio(r["ocr_char_errors"], r["ocr_chars"])),
-    ("folios", 7, lambda r: ratio(r["ocr_folios_read"], r["ocr_folios"])),
-    ("TOC nos", 7, lambda r: ratio(r["ocr_toc_numbers_read"], r["ocr_toc_numbers"])),
-    ("TOC digits", 10, lambda r: ratio(r.get("ocr_toc_digits_read", 0), r.get("ocr_toc_digits", 0))),
+    ("CER", 6, _ocr("char_errors", "chars")),
+    ("folios", 7, _ocr("folios_read", "folios")),
+    ("TOC nos", 7, _ocr("toc_numbers_read", "toc_numbers")),
+    ("TOC digits", 10, _ocr("toc_digits_read", "toc_digits")),
 ]
 TOC_COLUMNS = [
-    ("book", 10, lambda r: r["book"]),
+    ("book", 16, lambda r: r["book"]),
     ("lang", 4, lambda r: r["lang"]),
     ("entries", 7, lambda r: f"{r['toc_truth']:.0f}"),
     ("found", 6, lambda r: f"{r['toc_found']:.0f}"),
@@ -233,7 +258,7 @@ TOC_COLUMNS = [
 ]
 
 VERIFY_COLUMNS = [
-    ("book", 10, lambda r: r["book"]),
+    ("book", 16, lambda r: r["book"]),
     ("lang", 4, lambda r: r["lang"]),
     ("headings", 8, lambda r: f"{r['verify_headings']:.0f}"),
     ("by code", 8, lambda r: ratio(r["verify_code"], r["verify_headings"])),
@@ -282,6 +307,6 @@ def _process(path: Path) -> float | None:
     return usage.ru_maxrss / 1024
 
 
-def _born_lines(bench_dir: Path, book_id: str) -> dict[int, list[dict]]:
-    with pymupdf.open(bench_dir / "pdf" / "dev" / f"{book_id}.pdf") as document:
+def _born_lines(path: Path) -> dict[int, list[dict]]:
+    with pymupdf.open(path) as document:
         return {page.number + 1: textlayer.page_lines(page) for page in document}

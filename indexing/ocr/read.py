@@ -1,0 +1,67 @@
+"""One rendered page image to page lines: a two-page spread is read as its two halves.
+
+Each half of a spread is detected and recognised as an image of its own: the
+detector then sees each book page at the resolution it would have alone (it
+scales the whole image to LIBRARIAN_OCR_DET_MAX_SIDE), and no line runs
+across the gutter. The lines keep the spread's coordinates; the gutter's x,
+in points, is returned beside them so that later stages can split the page.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from indexing.ocr import columns, layout
+from indexing.ocr.spreads import Gutter, find_gutter, two_folios
+
+
+@dataclass(frozen=True)
+class Split:
+    """A page image as the engine will read it: whole, or the two halves of a spread."""
+
+    images: list[np.ndarray]
+    scale: float  # pixels per point
+    gutter: Gutter | None
+    height: float  # of the page, in points
+
+
+def split(image: np.ndarray, scale: float) -> Split:
+    """Return the images to read for one page: its halves where it is a spread with a shadow."""
+    gutter = find_gutter(image[:, :, 0])
+    height = image.shape[0] / scale
+    if gutter is not None and gutter.shadow:
+        halves = [np.ascontiguousarray(image[:, :gutter.x]),
+                  np.ascontiguousarray(image[:, gutter.x:])]
+        return Split(halves, scale, gutter, height)
+    return Split([image], scale, gutter, height)
+
+
+def assemble(page: Split, raws: list[list[layout.RawLine]]) -> dict:
+    """Return {"lines", "gutter"} from the engine's results for page.images, in that order."""
+    if len(page.images) == 2:
+        left, right = (layout.page_lines(raw, page.scale) for raw in raws)
+        shift = page.gutter.x / page.scale
+        for line in right:
+            x0, y0, x1, y1 = line["box"]
+            line["box"] = [round(x0 + shift, 1), y0, round(x1 + shift, 1), y1]
+        return {"lines": left + right, "gutter": round(shift, 1)}
+    lines = layout.page_lines(raws[0], page.scale)
+    if page.gutter is not None:
+        cut = page.gutter.x / page.scale
+        if two_folios(lines, cut, page.height):
+            return {"lines": lines, "gutter": round(cut, 1)}
+    return {"lines": lines, "gutter": None}
+
+
+def refine(engine, page: Split, found: dict) -> dict:
+    """Return found with a vertical contents page's columns read again (indexing.ocr.columns)."""
+    if len(page.images) == 1:
+        found = {**found, "lines": columns.reread(engine, page.images[0], page.scale,
+                                                  found["lines"])}
+    return found
+
+
+def read_page(engine, image: np.ndarray, scale: float) -> dict:
+    """Return {"lines": page lines in reading order, "gutter": x in points or None}."""
+    page = split(image, scale)
+    return refine(engine, page, assemble(page, engine.read(page.images)))
