@@ -13,7 +13,7 @@ from books.text import excerpt as highlight
 
 FIELDS = ("book_id", "book_title", "breadcrumb", "heading_id", "page_start", "page_end",
           "printed_start", "printed_end", "excerpt", "terms", "score", "part", "quote",
-          "quote_page", "quote_label", "subsections", "unit", "book_pages")
+          "quote_page", "quote_label", "subsections", "unit", "book_pages", "inferred")
 
 
 def plain(value):

@@ -295,6 +295,7 @@ def _result(shelf, found: Found, labels, quote: bool) -> Result:
         quote=said.text if said else "", quote_page=said.page if said else None,
         quote_label=labels.get((found.book_id, said.page)) if said else None,
         subsections=subsections, book_pages=book.page_count, unit=found.unit,
+        inferred=chunk.inferred,
     )
 
 

@@ -65,6 +65,8 @@ class Chunk:
     """[page, offset]: where each page's text begins in text."""
     back_matter: bool = False
     """A bibliography, licence or change log (or inside one): not the book's subject."""
+    inferred: bool = False
+    """The heading was inferred from the body: the book has no printed contents."""
 
     def __post_init__(self):
         self.span = list(self.span) or [self.page_start, self.page_end]
@@ -110,6 +112,7 @@ def section_chunks(headings, pages: dict[int, list[str]], excluded=(), page_coun
             page_start=heading.page, page_end=max(heading.page, heading.page_end or 0, span[1][0]),
             text=text, heading_id=heading.pk, level=heading.level, span=[span[0][0], span[1][0]],
             starts=starts, back_matter=any(BACK_MATTER.match(t) for t in crumbs[heading.pk]),
+            inferred=bool(getattr(heading, "inferred", False)),
         ))
     by_id = {h.pk: h for h in headings}
     for heading_id, key in keys.items():

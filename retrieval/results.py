@@ -35,6 +35,8 @@ class Result:
     """How many pages the book has."""
     unit: str | None = None
     """"chapter", "part" or "appendix" when the place is a whole unit of the book."""
+    inferred: bool = False
+    """The breadcrumb comes from headings inferred from the body (no printed contents)."""
 
     def as_dict(self) -> dict:
         return asdict(self)
