@@ -210,11 +210,17 @@ def guide_view(stored, recommendation, message_id=None) -> dict | None:
             "pages": (place["printed"] or place["physical"]) if place else "",
         })
     places = []
+    first = picks[0]["where"] if picks and picks[0]["where"] else None
     for item in stored.get("places") or []:
         if isinstance(item, dict) and item.get("book_id") and item.get("page_start"):
             place = present(card(item, item.get("n") or 0), message_id)
             place["cited"] = bool(item.get("n"))
             place["crumb"] = " › ".join(place["breadcrumb"])
+            # The book to read first already names this place: show only what it adds.
+            place["same_as_pick"] = bool(first) and all(
+                place[key] == first[key] for key in ("book_id", "page_start", "page_end"))
+            if place["same_as_pick"] and place["cited"]:
+                picks[0]["n"], picks[0]["anchor"] = place["n"], place["anchor"]
             places.append(place)
     return {"language": language, "labels": labels, "picks": picks[:3], "places": places,
             "text": stored["text"], "model_note": str(stored.get("model_note") or "")}

@@ -249,7 +249,8 @@ def _interleaved(groups, limit) -> list[Found]:
 def _places(answer) -> list[Result]:
     if not answer.results:
         return []
-    if answer.type == WHICH_BOOK and answer.recommendation:
+    if answer.recommendation and answer.type not in (COMPARE, AGGREGATE):
+        # The guide says which book to read first: its place is the one to read.
         return [answer.recommendation[0].where]
     if answer.type == COMPARE:
         first = {}
@@ -278,7 +279,7 @@ def _place(shelf, book_id, key, unit, question) -> Result:
 
 def _result(shelf, found: Found, labels, quote: bool) -> Result:
     index = shelf.index(found.book_id)
-    chunk = index.chunks[found.key]
+    chunk = index.full(found.key)
     said = quotes.quote(chunk, index, found.question) if quote and found.question else None
     text = quotes.excerpt(chunk, said)
     terms = found.question.terms if found.question else []

@@ -12,6 +12,7 @@ reader would look first, yet another book may answer better.
 """
 
 import math
+from functools import lru_cache
 from pathlib import PurePath
 
 from retrieval import analysis
@@ -35,9 +36,16 @@ def name_terms(title: str, filename: str = "", cover: str = "", own=None) -> set
     Numbers") whose words would name the book in any question.
     """
     stem = PurePath(filename).stem.replace("_", " ").replace("-", " ") if filename else ""
-    found = {t for t in analysis.terms(f"{title} {stem}") if _naming(t)}
-    extra = {t for t in analysis.terms(cover) if _naming(t)} - found
+    found = _naming_terms(f"{title} {stem}")
+    extra = _naming_terms(cover) - found
     return found | {t for t in extra if own is None or own(t)}
+
+
+@lru_cache(maxsize=100_000)
+def _naming_terms(text: str) -> frozenset[str]:
+    """Return the terms of text that could name a book (cached: a shelf's titles repeat in
+    every question)."""
+    return frozenset(t for t in analysis.terms(text) if _naming(t))
 
 
 def _naming(term: str) -> bool:

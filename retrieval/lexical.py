@@ -76,15 +76,21 @@ class WordIndex:
 
         sections: (key, title terms, path terms, body terms) for each section.
         """
+        self.replace_many({book_id: sections})
+
+    def replace_many(self, books: dict) -> None:
+        """Put each book's sections (book id → sections) in place of its old ones, in one
+        commit (a shelf filled in bulk commits once, not once a book)."""
         with self._writer() as writer:
-            self._delete(writer, book_id)
-            for key, *fields in sections:
-                document = tantivy.Document()
-                document.add_unsigned("book", book_id)
-                document.add_unsigned("key", key)
-                for name, words in zip(FIELDS, fields):
-                    document.add_text(name, _joined(words))
-                writer.add_document(document)
+            for book_id, sections in books.items():
+                self._delete(writer, book_id)
+                for key, *fields in sections:
+                    document = tantivy.Document()
+                    document.add_unsigned("book", book_id)
+                    document.add_unsigned("key", key)
+                    for name, words in zip(FIELDS, fields):
+                        document.add_text(name, _joined(words))
+                    writer.add_document(document)
 
     def remove(self, book_id: int) -> None:
         with self._writer() as writer:

@@ -87,9 +87,19 @@ def _likely(sentences, near, weights):
 
 def _heading_end(chunk) -> int:
     """Return where the section's text begins after its heading line (0 when it does not
-    open with it): a Japanese heading runs straight into its first sentence."""
-    title = for_search(chunk.title)
-    return len(title) if title and chunk.text.startswith(title) else 0
+    open with it): a Japanese heading runs straight into its first sentence, and OCR may
+    space it differently ("第2 章 結び" for 第2章 結び)."""
+    title = re.sub(r"\s+", "", for_search(chunk.title))
+    if not title:
+        return 0
+    seen = 0
+    for position, char in enumerate(chunk.text):
+        if char.isspace():
+            continue
+        if seen >= len(title) or char != title[seen]:
+            return position if seen == len(title) else 0
+        seen += 1
+    return len(chunk.text) if seen == len(title) else 0
 
 
 def _sentences(text: str, start: int = 0) -> list[tuple[int, str]]:

@@ -29,6 +29,9 @@ from retrieval import analysis, embeddings
 
 LEXICAL_POOL = 300
 VECTOR_POOL = 300
+POOL_BOOKS = 60
+"""Candidates come from at most this many books (those with the best candidates first):
+a question reads that many books' files, whatever the shelf's size."""
 TEMPERATURE = {"words": 0.15, "meaning": 0.06}
 WEIGHTS = {  # (words, multilingual, English) for an English question; Japanese has no English
     True: (0.4, 0.3, 0.3),
@@ -120,10 +123,24 @@ def _candidates(question, shelf, book_ids) -> dict:
                        if hit.score >= QUOTED_FROM}
     for pair in question.quoted:
         found.setdefault(pair, 0.0)
-    for role, vector in question.vectors.items():
-        for book_id, key in shelf.nearest(role, vector, VECTOR_POOL, book_ids):
-            found.setdefault((book_id, key), 0.0)
-    return found
+    nearest = [shelf.nearest(role, vector, VECTOR_POOL, book_ids)
+               for role, vector in question.vectors.items()]
+    for pairs in nearest:
+        for pair in pairs:
+            found.setdefault(pair, 0.0)
+    books = _best_books([sorted(found, key=found.get, reverse=True), *nearest])
+    return {pair: score for pair, score in found.items() if pair[0] in books}
+
+
+def _best_books(rankings) -> set[int]:
+    """Return the POOL_BOOKS books met first going down the rankings side by side."""
+    books, depth = {}, 0
+    while len(books) < POOL_BOOKS and any(depth < len(r) for r in rankings):
+        for ranking in rankings:
+            if depth < len(ranking):
+                books.setdefault(ranking[depth][0], None)
+        depth += 1
+    return set(list(books)[:POOL_BOOKS])
 
 
 def _fused(question, shelf, pairs, words) -> list[Scored]:

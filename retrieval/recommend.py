@@ -22,6 +22,9 @@ ASKED_SECOND = 0.05
 """Asked which book, any book with this share of the first's coverage is an alternative,
 and so is one whose best section holds the question's words ASKED_WORDS as well."""
 ASKED_WORDS = 0.25
+ASKED_MEANING = 0.8
+"""…or one whose best section is as near the question in meaning, at this share of the
+first's (in another language the words do not meet)."""
 CHAPTER_SHARE = 0.5
 CHAPTER_BONUS = 2.0
 PROFILE_WEIGHT = 1.0
@@ -60,11 +63,15 @@ def books(scored, shelf, place_of, japanese: bool, asked: bool,
         return []
     top = mass[ranked[0]]
     share = ASKED_SECOND if asked else SECOND_BOOK
-    words = {}
+    words, meaning = {}, {}
     for s in scored:
         words[s.book_id] = max(words.get(s.book_id, 0.0), s.words)
-    chosen = [b for b in ranked if mass[b] >= share * top
-              or (asked and words.get(b, 0) >= ASKED_WORDS * words.get(ranked[0], 0) > 0)]
+        near = s.meaning.get("multilingual", 0.0)
+        meaning[s.book_id] = max(meaning.get(s.book_id, 0.0), near)
+    lead = ranked[0]
+    chosen = [b for b in ranked if mass[b] >= share * top or asked and (
+        words.get(b, 0) >= ASKED_WORDS * words.get(lead, 0) > 0
+        or meaning.get(b, 0) >= ASKED_MEANING * meaning.get(lead, 0) > 0)]
     chosen = chosen[:MAX_BOOKS]
     if len(chosen) < 2 and not asked:
         return []
@@ -103,10 +110,11 @@ def _unit(mine, shelf, book_id) -> tuple[str, int]:
     """Return how much of the book is about the topic and the section that shows it."""
     chunks = shelf.index(book_id).chunks
     graph = units.tree(chunks)
+    chapters = set(units.units(chunks, units.CHAPTER))
     total = sum(s.score for s in mine) or 1
     by_chapter = defaultdict(float)
     for s in mine:
-        chapter = units.containing(chunks, graph, s.key)
+        chapter = units.containing(chunks, graph, s.key, wanted=chapters)
         if chapter is not None:
             by_chapter[chapter] += s.score
     if by_chapter:

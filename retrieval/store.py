@@ -20,7 +20,7 @@ import os
 import shutil
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -32,7 +32,8 @@ from books.storage import data_dir
 from retrieval import analysis, embeddings, lexical, names, vectors
 from retrieval.chunks import Chunk, passages, section_chunks
 
-VERSION = 2
+VERSION = 3
+STALE_FILES = ("sections.faiss", "flat.faiss", "flat.json")
 # Indexes held in memory, least recently used first; at most
 # LIBRARIAN_INDEX_CACHE_BOOKS of them, so a large shelf cannot fill the memory.
 _loaded: OrderedDict = OrderedDict()
@@ -92,6 +93,8 @@ def build(book: Book, progress=None) -> str:
     chunks = book_chunks(book)
     folder = book_dir(book.pk)
     folder.mkdir(parents=True, exist_ok=True)
+    for stale in STALE_FILES:  # an index of an earlier form, never read again
+        (folder / stale).unlink(missing_ok=True)
     texts, owners = [], []
     for chunk in chunks:
         for text in passages(chunk):
@@ -110,10 +113,11 @@ def build(book: Book, progress=None) -> str:
     cover = cover_title(book)
     about = profile(book, chunks, cover)
     vector = embeddings.multilingual().encode([about])[0] if about else None
+    write_texts(folder, [chunk.text for chunk in chunks])
     payload = {"version": VERSION, "book_id": book.pk, "models": models, "hashes": chosen_hashes,
                "profile": {"text": about, "model": embeddings.multilingual().name,
                            "vector": [round(float(x), 6) for x in vector] if vector is not None else []},
-               "chunks": [chunk.as_dict() for chunk in chunks]}
+               "chunks": [{**chunk.as_dict(), "text": ""} for chunk in chunks]}
     (folder / "sections.json.tmp").write_text(json.dumps(payload, ensure_ascii=False))
     os.replace(folder / "sections.json.tmp", folder / "sections.json")
     lexical.get().replace(book.pk, [word_fields(chunk) for chunk in chunks])
@@ -155,10 +159,30 @@ def _previous(book_id: int, encoder) -> dict:
     return dict(zip(hashes, rows)) if len(hashes) == len(rows) else {}
 
 
+def stored_chunks(book_id: int) -> list[Chunk]:
+    """Return a stored book's sections with their texts (for rebuilding the shelf's indexes)."""
+    folder = book_dir(book_id)
+    payload = json.loads((folder / "sections.json").read_text())
+    index = BookIndex(book_id, [Chunk(**chunk) for chunk in payload["chunks"]], folder=folder)
+    return [index.full(chunk.key) for chunk in index.chunks]
+
+
+def write_texts(folder: Path, texts: list[str]) -> None:
+    """Store the sections' texts apart from the rest: texts.txt (UTF-8, one after another)
+    and texts.npy (where each begins and ends), so a book loads without them."""
+    encoded = [text.encode() for text in texts]
+    offsets = np.cumsum([0] + [len(data) for data in encoded]).astype(np.int64)
+    (folder / "texts.txt.tmp").write_bytes(b"".join(encoded))
+    with open(folder / "texts.npy.tmp", "wb") as handle:
+        np.save(handle, offsets)
+    os.replace(folder / "texts.txt.tmp", folder / "texts.txt")
+    os.replace(folder / "texts.npy.tmp", folder / "texts.npy")
+
+
 def shelf_vectors(role: str) -> vectors.ShelfVectors:
-    def book_rows(book_id):
+    def book_rows(book_id):  # memory-mapped: only the rows used are read
         stored = vectors.read_book(book_dir(book_id), role)
-        return None if stored is None else np.asarray(stored[0], dtype=np.float32)
+        return None if stored is None else stored[0]
 
     return vectors.shelf(role, book_rows)
 
@@ -191,12 +215,25 @@ class BookIndex:
     """A word index of this book alone, while it has no index file (None once it has)."""
     profile: np.ndarray | None = None
     """The multilingual vector of what the book is about (``profile``)."""
+    folder: Path | None = None
+    """Where the sections' texts are (None: they are in the chunks, cut on the fly)."""
     by_page: dict = field(default_factory=dict)
 
     def __post_init__(self):
         for chunk in self.chunks:
             for number in range(chunk.span[0], chunk.span[1] + 1):
                 self.by_page.setdefault(number, []).append(chunk.key)
+
+    def full(self, key: int) -> Chunk:
+        """Return section key with its text (read from disk for a stored index)."""
+        chunk = self.chunks[key]
+        if self.folder is None or chunk.text:
+            return chunk
+        offsets = np.load(self.folder / "texts.npy", mmap_mode="r")
+        with open(self.folder / "texts.txt", "rb") as handle:
+            handle.seek(int(offsets[key]))
+            text = handle.read(int(offsets[key + 1] - offsets[key])).decode()
+        return replace(chunk, text=text)
 
     def cosines(self, role: str, query_vector, keys) -> np.ndarray:
         """Return the best cosine of each section in keys over its passages for one model
@@ -289,7 +326,9 @@ def _read(book, path) -> BookIndex | None:
     about = payload.get("profile") or {}
     usable = about.get("vector") and about.get("model") == embeddings.multilingual().name
     vector = np.asarray(about["vector"], dtype=np.float32) if usable else None
-    return BookIndex(book.pk, chunks, rows, profile=vector)
+    if not (path.parent / "texts.npy").exists():
+        return None
+    return BookIndex(book.pk, chunks, rows, profile=vector, folder=path.parent)
 
 
 def warm(limit: int = 200) -> int:

@@ -90,9 +90,13 @@ def japanese_numbered(title: str) -> bool:
     return bool(_JA_NUMBER.search(title))
 
 
-def containing(chunks, graph: nx.DiGraph, key: int, unit: str = CHAPTER) -> int | None:
-    """Return the unit (a chapter, by default) that holds section key, or None."""
-    wanted = set(units(chunks, unit))
+def containing(chunks, graph: nx.DiGraph, key: int, unit: str = CHAPTER,
+               wanted=None) -> int | None:
+    """Return the unit (a chapter, by default) that holds section key, or None.
+
+    wanted: the book's units of that kind, when the caller already has them.
+    """
+    wanted = set(units(chunks, unit)) if wanted is None else wanted
     for ancestor in [key, *nx.ancestors(graph, key)] if key in graph else []:
         if ancestor in wanted:
             return ancestor

@@ -73,16 +73,22 @@ class ShelfVectors:
 
     def replace(self, book_id: int, vectors: np.ndarray) -> None:
         """Put book_id's rows (one per passage) in place of its old ones."""
+        self.replace_many({book_id: vectors})
+
+    def replace_many(self, books: dict) -> None:
+        """Put each book's rows (book id → rows) in place of its old ones, written once."""
         with self._locked():
             index, meta = self._read()
-            if index is not None and index.ntotal:
-                _drop(index, book_id)
-            total = (index.ntotal if index is not None else 0) + len(vectors)
-            if len(vectors) and (index is None or index.d != vectors.shape[1]
-                                 or _outgrown(index, meta, total)):
-                index, meta = self._remade(index, vectors.shape[1], book_id, total)
-            if len(vectors):
-                index.add_with_ids(_floats(vectors), _ids(book_id, len(vectors)))
+            for book_id, vectors in books.items():
+                if index is not None and index.ntotal:
+                    _drop(index, book_id)
+                total = (index.ntotal if index is not None else 0) + len(vectors)
+                if len(vectors) and (index is None or index.d != vectors.shape[1]
+                                     or _outgrown(index, meta, total)):
+                    pending = [b for b in books if b != book_id]
+                    index, meta = self._remade(index, vectors.shape[1], book_id, total, pending)
+                if len(vectors):
+                    index.add_with_ids(_floats(vectors), _ids(book_id, len(vectors)))
             if index is not None:
                 self._write(index, meta)
 
@@ -124,13 +130,14 @@ class ShelfVectors:
         self.meta.write_text(json.dumps(meta))
         os.replace(temporary, self.path)
 
-    def _remade(self, old, dims: int, adding: int, total: int):
-        """Return a new index for total rows of width dims, holding the old one's books."""
+    def _remade(self, old, dims: int, adding: int, total: int, pending=()):
+        """Return a new index for total rows of width dims, holding the old one's books
+        (pending: books about to be added, whose rows help train a compressed index)."""
         books = sorted({int(i) >> ROW_BITS for i in _all_ids(old)} - {adding}) if old else []
         if total <= EXACT_LIMIT:
             index, meta = faiss.IndexIDMap2(faiss.IndexFlatIP(dims)), {"kind": "flat"}
         else:
-            sample = self._sample(books, dims)
+            sample = self._sample(sorted(set(books) | {adding} | set(pending)), dims)
             index, meta = _compressed(dims, sample), {"kind": "ivfpq", "trained_on": total}
         for book_id in books:
             rows = self.book_rows(book_id)
@@ -139,11 +146,15 @@ class ShelfVectors:
         return index, meta
 
     def _sample(self, books, dims) -> np.ndarray:
-        parts = [rows for rows in map(self.book_rows, books)
-                 if rows is not None and len(rows) and rows.shape[1] == dims]
-        pool = np.concatenate(parts) if parts else np.zeros((0, dims), np.float32)
-        pick = np.random.default_rng(0).choice(len(pool), min(TRAIN_ROWS, len(pool)), False)
-        return pool[np.sort(pick)]
+        """Return up to TRAIN_ROWS rows drawn evenly from the books' own files."""
+        stored = {b: rows for b in books if (rows := self.book_rows(b)) is not None
+                  and len(rows) and rows.shape[1] == dims}
+        total = sum(len(rows) for rows in stored.values()) or 1
+        rng, parts = np.random.default_rng(0), []
+        for rows in stored.values():
+            take = min(len(rows), max(1, round(TRAIN_ROWS * len(rows) / total)))
+            parts.append(_floats(rows[np.sort(rng.choice(len(rows), take, replace=False))]))
+        return np.concatenate(parts) if parts else np.zeros((0, dims), np.float32)
 
     @contextmanager
     def _locked(self):

@@ -344,3 +344,4 @@ def test_a_rebuilt_or_deleted_book_leaves_no_sections_behind(shelf):
     store.remove(book_id)
     assert book_id not in lexical.get().book_ids()
     assert all(r.book_id != book_id for r in retrieval.ask("bowline").results)
+
