@@ -186,6 +186,19 @@ LABELS = {
 }
 
 
+def _in_japanese(place: dict) -> dict:
+    """Return a presented place with its page labels in Japanese."""
+    def span(first, last, prefix=""):
+        return f"{prefix}{first}ページ" if first == last else f"{prefix}{first}–{last}ページ"
+
+    printed = span(place["printed_start"], place["printed_end"]) if place["printed"] else ""
+    physical = span(place["page_start"], place["page_end"], "PDFの")
+    return {**place, "printed": printed, "physical": physical,
+            "download_label": f"{printed or physical}をダウンロード（PDF）",
+            "quote_where": (f"{place['quote_label']}ページ" if place["quote_label"]
+                            else f"PDFの{place['quote_page']}ページ") if place["quote_page"] else ""}
+
+
 def guide_view(stored, recommendation, message_id=None) -> dict | None:
     """Return the guide as the template shows it: labels in its language, the books to read
     first with their places, and the places with their quotes and downloads."""
@@ -199,11 +212,14 @@ def guide_view(stored, recommendation, message_id=None) -> dict | None:
             continue
         where = item.get("where")
         place = present(card(where, 0), message_id) if isinstance(where, dict) else None
+        if place and language == "ja":
+            place = _in_japanese(place)
         size = item.get("book_pages")
         picks.append({
             "label": labels["first"] if n == 0 else labels["also"],
             "book_title": str(item["book_title"]),
-            "size": f"{size:,} {labels['pages']}" if isinstance(size, int) else "",
+            "size": (f"{size:,}{labels['pages']}" if language == "ja" else f"{size:,} {labels['pages']}")
+            if isinstance(size, int) else "",
             "how": labels.get(str(item.get("unit")), ""),
             "where": place,
             "crumb": " › ".join(place["breadcrumb"]) if place else "",
@@ -214,6 +230,8 @@ def guide_view(stored, recommendation, message_id=None) -> dict | None:
     for item in stored.get("places") or []:
         if isinstance(item, dict) and item.get("book_id") and item.get("page_start"):
             place = present(card(item, item.get("n") or 0), message_id)
+            if language == "ja":
+                place = _in_japanese(place)
             place["cited"] = bool(item.get("n"))
             place["crumb"] = " › ".join(place["breadcrumb"])
             # The book to read first already names this place: show only what it adds.

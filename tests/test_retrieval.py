@@ -345,3 +345,30 @@ def test_a_rebuilt_or_deleted_book_leaves_no_sections_behind(shelf):
     assert book_id not in lexical.get().book_ids()
     assert all(r.book_id != book_id for r in retrieval.ask("bowline").results)
 
+
+
+def test_every_question_and_follow_up_the_chat_page_suggests_works(shelf):
+    """The page suggests these forms (chat.html, chat/examples.py): each must answer."""
+    from chat import examples
+
+    sailing, koukai = shelf
+    where = retrieval.ask(examples._where("Bowline"))
+    assert first(where) == ("Sailing Handbook", "2.1 Bowline")
+    japanese = retrieval.ask(examples._where("霧"))
+    assert first(japanese) == ("航海の手引き", "1.2 霧")
+    which = retrieval.ask(examples._which("knots"))
+    assert which.type == "which_book" and which.recommendation[0].book_title == "Sailing Handbook"
+    this_book = retrieval.ask("この本で低気圧はどこに書いてありますか？", context=japanese.context())
+    assert {r.book_id for r in this_book.results} == {koukai.pk}
+    assert first(this_book) == ("航海の手引き", "1.1 低気圧")
+    both = retrieval.ask("wind")
+    shown = both.context()["books"]
+    second = retrieval.ask("only in the second book", context=both.context())
+    assert {r.book_id for r in second.results} == {shown[1]}
+    other = retrieval.ask("only in the other book", context=both.context())
+    assert {r.book_id for r in other.results} == {shown[1]}
+    after = retrieval.ask("the next section", context=where.context())
+    assert first(after) == ("Sailing Handbook", "2.2 Cleat hitch")
+    chapter = retrieval.ask("that chapter", context=where.context())
+    assert chapter.type == "range" and first(chapter) == ("Sailing Handbook", "2 Knots")
+    assert chapter.results[0].page_end == 5

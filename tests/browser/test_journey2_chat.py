@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 from pypdf import PdfReader
 
-from tests.browser.books import BOATS_TITLE
+from tests.browser.books import BOATS_TITLE, FUNE_TITLE
 from tests.browser.conftest import screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -69,3 +69,20 @@ def test_a_reader_finds_where_a_knot_is_explained_and_takes_the_pages(open_page,
     assert page.evaluate("document.querySelector('.page-image img.page-full').naturalWidth") > 0
     expect(page.locator(".page-text")).to_contain_text("fixed loop at the end of a rope")
     screenshot(page, "journey2-preview")
+
+
+def test_a_japanese_question_gets_its_guide_in_japanese(open_page, shelved):
+    page = open_page("bob")
+    page.goto("/chat/")
+    answer = ask(page, "もやい結びはどこに書いてありますか？")
+    guide = answer.locator(".guide")
+    expect(guide.get_by_role("heading")).to_have_text("どこを読むか")
+    expect(guide).to_contain_text("第2章 結び")
+    expect(guide.locator(".place-quote").first).to_contain_text("もやい結び")
+    expect(guide.locator("a.download").first).to_be_visible()
+    card = answer.locator(".result-card").filter(has_text=FUNE_TITLE).first
+    expect(card.locator(".excerpt mark").first).to_be_visible()
+    screenshot(page, "journey2-answer-ja", show=answer)
+    # The quote opens its page with the sentence outlined.
+    guide.locator(".place-quote a").first.click()
+    expect(page).to_have_url(re.compile(r"/books/\d+/pages/\d+/\?.*quote="))
