@@ -16,15 +16,14 @@ from django.db.models import Q
 
 from books.models import Book, Page
 from retrieval import books as named_books
-from retrieval import (analysis, embeddings, followups, guide, lexical, names, query, quotes,
-                       recommend, units)
+from retrieval import (analysis, embeddings, followups, guide, lexical, names, narrowing, query,
+                       quotes, recommend, units)
 from retrieval.query import AGGREGATE, COMPARE, NAVIGATE, RANGE, WHICH_BOOK
 from retrieval.rank import Question, pool
 from retrieval.results import Answer, Result
 from retrieval.shelf import Shelf
 
 logger = logging.getLogger(__name__)
-LISTING_LIMIT = 30
 QUOTED = 5  # results that get a quoted sentence (the rest keep an excerpt)
 STRONG = 0.5  # a book named at least this strongly is one the question asks about
 _JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
@@ -210,13 +209,13 @@ class _Reading:
                 for b, k in best[:min(limit, 5)]]
 
     def _aggregate(self, limit, exclude, answer):
-        allowed = _ranges(self.shelf, self.plan)
+        allowed = narrowing.ranges(self.shelf, self.plan)
         if not allowed:
             answer.note = "No section of these books falls in that range."
             return
         question = self.question(self.plan.topic or self.text)
         if query.is_aggregate_listing(self.plan.topic):
-            yield [Found(b, k, 1.0, question=question) for b, k in _listing(self.shelf, allowed)]
+            yield [Found(b, k, 1.0, question=question) for b, k in narrowing.listing(self.shelf, allowed)]
             return
         scored = pool(question, self.shelf, allowed=allowed, exclude=exclude)
         yield [Found(s.book_id, s.key, s.score, question=question) for s in scored[:limit]]
@@ -345,48 +344,3 @@ def llm_parts(question: str) -> list[str]:
         return []
     return [part.strip() for part in parts
             if isinstance(part, str) and len(part.strip()) > 1 and part.strip() in question]
-
-
-def _ranges(shelf, plan) -> dict[int, set[int]]:
-    """Return book id → the section keys inside plan's section and page range.
-
-    A section named the way a book prints it (第2章 for 第2章, "chapter 2" for
-    "2 Knots") wins over a book where only the number agrees.
-    """
-    found = {pk: _in_range(shelf, pk, plan) for pk in shelf.book_ids}
-    if any(exact for _, exact in found.values()):
-        found = {pk: (keys, exact) for pk, (keys, exact) in found.items() if exact}
-    return {pk: keys for pk, (keys, _) in found.items() if keys}
-
-
-def _in_range(shelf, book_id, plan) -> tuple[set[int], bool]:
-    chunks = shelf.index(book_id).chunks
-    keys, exact = set(range(len(chunks))), not plan.section
-    if plan.section:
-        key = units.numbered(chunks, *plan.section)
-        keys &= units.subtree(units.tree(chunks), key)
-        japanese = plan.section[0] in ("章", "部", "編", "節")
-        exact = key is not None and japanese == units.japanese_numbered(chunks[key].title)
-    if plan.pages:
-        low, high = _physical(shelf.books[book_id], plan.pages)
-        keys &= {c.key for c in chunks if c.span[0] <= high and c.span[1] >= low}
-    return keys, exact
-
-
-def _physical(book, pages) -> tuple[int, int]:
-    """Return the physical pages printed as pages; the same numbers where none are printed."""
-    labels = Page.objects.filter(book=book).exclude(label="").values_list("number", "label")
-    inside = [n for n, label in labels
-              if label.isascii() and label.isdigit() and pages[0] <= int(label) <= pages[1]]
-    return (min(inside), max(inside)) if inside else pages
-
-
-def _listing(shelf, allowed) -> list[tuple[int, int]]:
-    """Return the top two levels of what each book's range holds, in reading order."""
-    out = []
-    for book_id, keys in allowed.items():
-        chunks = [shelf.chunk(book_id, key) for key in keys]
-        top = min(c.level for c in chunks)
-        shown = sorted((c for c in chunks if c.level <= top + 1), key=lambda c: (c.span[0], c.key))
-        out.extend((book_id, c.key) for c in shown)
-    return out[:LISTING_LIMIT]

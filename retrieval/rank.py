@@ -26,12 +26,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from retrieval import analysis, embeddings
+from retrieval.shelf import POOL_BOOKS
 
 LEXICAL_POOL = 300
 VECTOR_POOL = 300
-POOL_BOOKS = 60
-"""Candidates come from at most this many books (those with the best candidates first):
-a question reads that many books' files, whatever the shelf's size."""
+# Candidates come from at most POOL_BOOKS books (those with the best candidates first): a
+# question reads that many books' files, whatever the shelf's size.
 TEMPERATURE = {"words": 0.15, "meaning": 0.06}
 WEIGHTS = {  # (words, multilingual, English) for an English question; Japanese has no English
     True: (0.4, 0.3, 0.3),

@@ -7,6 +7,8 @@ from retrieval import lexical, store
 NARROW_BOOKS = 50
 """Up to this many books, a narrowed search reads their vectors itself instead of the
 shelf index (exact, and no over-fetching)."""
+POOL_BOOKS = 60
+"""A question's candidates come from at most this many books."""
 
 
 class Shelf:
@@ -51,12 +53,14 @@ class Shelf:
         if self.narrowed and len(wanted) <= NARROW_BOOKS:
             return self._nearest_in(role, vector, k, book_ids)
         shelf = store.shelf_vectors(role)
-        found = []
+        found, books = [], set()
         for book_id, row, _ in shelf.search(vector, k if not self.narrowed else 8 * k):
-            if book_id in wanted:
-                keys = self._keys(book_id, role)
-                if keys is not None and row < len(keys):
-                    found.append((book_id, int(keys[row])))
+            if book_id not in wanted or (book_id not in books and len(books) >= POOL_BOOKS):
+                continue  # a question reads at most POOL_BOOKS books' files
+            keys = store.row_keys(book_id, role)
+            if keys is not None and row < len(keys):
+                books.add(book_id)
+                found.append((book_id, int(keys[row])))
         return list(dict.fromkeys(found))
 
     def cosines(self, role, vector, pairs) -> np.ndarray:
@@ -78,10 +82,6 @@ class Shelf:
             scored.extend((float(scores[key]), book_id, int(key)) for key in best if scores[key] > 0)
         scored.sort(reverse=True)
         return [(book_id, key) for _, book_id, key in scored[:k]]
-
-    def _keys(self, book_id, role):
-        stored = self.index(book_id).rows.get(role)
-        return None if stored is None else stored[1]
 
     def _live(self, book_ids):
         """Return the books among book_ids not in the shelf's word index yet."""

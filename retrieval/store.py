@@ -197,6 +197,30 @@ def remove(book_id: int) -> None:
     shutil.rmtree(book_dir(book_id), ignore_errors=True)
 
 
+_row_keys: OrderedDict = OrderedDict()
+
+
+def row_keys(book_id: int, role: str):
+    """Return the section key of each of a book's rows for one model (its small keys file,
+    not the whole index), or None; kept for the 10,000 books asked about last."""
+    path = vectors.book_files(book_dir(book_id), role)[1]
+    try:
+        stamp = path.stat().st_mtime_ns
+    except OSError:
+        return None
+    key = (str(path), stamp)
+    with _lock:
+        if key in _row_keys:
+            _row_keys.move_to_end(key)
+            return _row_keys[key]
+    keys = np.load(path)
+    with _lock:
+        _row_keys[key] = keys
+        while len(_row_keys) > 10_000:
+            _row_keys.popitem(last=False)
+    return keys
+
+
 def invalidate(book_id: int) -> None:
     with _lock:
         for key in [key for key in _loaded if key[1] == book_id]:
