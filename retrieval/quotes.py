@@ -20,7 +20,9 @@ from retrieval.chunks import passages
 QUOTE_CHARS = 260
 LIKELY = 60  # sentences read closely at most
 EXCERPT_CHARS = 300
-_SENTENCE = re.compile(r"[^.!?。！？]*(?:[.!?。！？]+|$)")
+# A sentence ends at a full stop followed by a space and a capital (or an opening quote,
+# bracket, digit), or at a Japanese full stop: not at the dots of "www.debian.org" or "e.g.".
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"“‘'(\[0-9\u3040-\u30ff\u4e00-\u9fff])|(?<=[。！？])")
 
 
 @dataclass(frozen=True)
@@ -103,11 +105,14 @@ def _heading_end(chunk) -> int:
 
 
 def _sentences(text: str, start: int = 0) -> list[tuple[int, str]]:
-    out = []
-    for match in _SENTENCE.finditer(text, start):
-        sentence = match.group().strip()
-        if sentence:
-            out.append((match.start() + len(match.group()) - len(match.group().lstrip()), sentence))
+    """Return (offset, sentence) for the sentences of text from start."""
+    out, begin = [], start
+    for match in [*_SENTENCE_END.finditer(text, start), None]:
+        end = match.start() if match else len(text)
+        piece = text[begin:end]
+        if piece.strip():
+            out.append((begin + len(piece) - len(piece.lstrip()), piece.strip()))
+        begin = match.end() if match else end
     return out
 
 
