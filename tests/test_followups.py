@@ -93,7 +93,7 @@ def test_markdown_from_the_model_is_reduced_to_plain_text():
 
 
 def place(**fields):
-    base = dict(book_id=1, book_title="beamer", breadcrumb=["8 Frames", "8.2.5 The Logo"],
+    base = dict(book_id=1, book_title="beamer", breadcrumb=["8 Frames", "8.2.5 The Logo"], heading_id=5,
                 page_start=79, page_end=80, printed_start="72", printed_end="73",
                 quote="To install a logo, use the following command:", quote_page=79,
                 quote_label="72", part=None, unit=None, subsections=[])
