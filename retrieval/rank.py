@@ -40,6 +40,9 @@ WEIGHTS = {  # (words, multilingual, English) for an English question; Japanese 
 NAMED = 2.0
 """A named book's sections count e^(NAMED × strength) times as much."""
 BACK_MATTER = 0.3
+PARENT = 0.7
+"""A section with subsections answers with its opening only: the deepest section that
+holds the answer is the place to read, so a parent's own text counts this much."""
 QUOTED = 3.0
 QUOTED_FROM = 0.6
 """A question most of whose neighbouring term pairs stand side by side in a section
@@ -173,6 +176,7 @@ def _prior(question, shelf, pair) -> float:
     weight = np.exp(NAMED * question.named.get(pair[0], 0.0) + QUOTED * question.quoted.get(pair, 0.0))
     if question.beginner and any(_INTRODUCTORY.search(title) for title in chunk.breadcrumb):
         weight *= BEGINNER
+    weight *= PARENT if chunk.children else 1.0
     return weight * (BACK_MATTER if chunk.back_matter else 1.0)
 
 
