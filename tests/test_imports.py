@@ -13,7 +13,6 @@ import ast
 from collections import defaultdict
 from pathlib import Path
 
-
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("librarian", "llm", "books", "indexing", "retrieval", "chat", "bench")
 CORE = "indexing.toc"
