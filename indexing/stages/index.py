@@ -13,6 +13,7 @@ from books import headings
 from books.models import Book, Page
 from indexing import toc
 from indexing.contract import Stage
+from indexing.toc.model import PageRecord
 
 
 class IndexStage(Stage):
@@ -30,15 +31,9 @@ class IndexStage(Stage):
         return summarise(result)
 
 
-def load_pages(book) -> list[dict]:
+def load_pages(book) -> list[PageRecord]:
     """Return the book's pages as plain data for the TOC functions, in physical order."""
-    rows = Page.objects.filter(book=book).order_by("number")
-    return [
-        {"number": number, "width": width, "height": height, "lines": lines, "gutter": gutter}
-        for number, width, height, lines, gutter in rows.values_list(
-            "number", "width", "height", "lines", "gutter"
-        ).iterator(chunk_size=200)
-    ]
+    return Page.objects.filter(book=book).order_by("number").records()
 
 
 def store(book, result) -> None:

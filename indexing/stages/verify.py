@@ -32,6 +32,7 @@ from indexing.agent.ask import (
 )
 from indexing.agent.window import candidate_rows, window
 from indexing.contract import Stage
+from indexing.toc.model import PageRecord
 
 logger = logging.getLogger(__name__)
 
@@ -72,7 +73,7 @@ class _Agent:
         self.labels = dict(Page.objects.filter(book=book).exclude(label="")
                            .values_list("number", "label"))
         self.skip = set(book.toc_pages) | set(book.lot_pages)
-        self.pages: dict[int, dict] = {}
+        self.pages: dict[int, PageRecord] = {}
         self.placed = self.discarded = self.failed = self.unasked = self.calls = 0
 
     def run(self, targets, progress) -> str:
@@ -116,12 +117,10 @@ class _Agent:
                           f"{win.pages[0]}–{win.pages[-1]} matches it.")
         return Question(index, heading, win, lines), ""
 
-    def load(self, numbers: list[int]) -> dict[int, dict]:
+    def load(self, numbers: list[int]) -> dict[int, PageRecord]:
         missing = [n for n in numbers if n not in self.pages]
-        for number, w, h, lines in Page.objects.filter(
-                book=self.book, number__in=missing).values_list("number", "width", "height",
-                                                                "lines"):
-            self.pages[number] = {"number": number, "width": w, "height": h, "lines": lines}
+        for page in Page.objects.filter(book=self.book, number__in=missing).records():
+            self.pages[page["number"]] = page
         return {n: self.pages[n] for n in numbers if n in self.pages}
 
     def call(self, questions: list[Question]) -> list[Verdict]:
