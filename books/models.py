@@ -7,7 +7,6 @@ from django.urls import reverse
 from books.storage import blob_path
 from indexing.toc.model import RECORD_FIELDS, PageRecord
 
-LIBRARIANS_GROUP = "librarians"
 AUTHOR_SEPARATOR = "; "
 
 

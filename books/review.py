@@ -14,6 +14,7 @@ from books.models import Book, Heading, HeadingDecision, ReviewFlag
 from books.signals import headings_changed
 from indexing.toc.detect import trailing_page
 from indexing.toc.text import numbering
+from librarian.errors import LibrarianError
 from librarian.inputs import clean_text, whole_number
 
 Status = Heading.Status
@@ -22,13 +23,8 @@ MAX_LEVEL = 9
 OPEN = Q(flags__resolved_at__isnull=True)
 
 
-class ReviewError(Exception):
+class ReviewError(LibrarianError):
     """A decision that cannot be made: message is for the reviewer, code for the API."""
-
-    def __init__(self, message: str, code: str = "invalid"):
-        super().__init__(message)
-        self.message = message
-        self.code = code
 
 
 def open_flags():
@@ -77,10 +73,10 @@ def check_page(book: Book, page) -> int:
     """Return page as a physical page number of book, or raise ReviewError."""
     number = page if isinstance(page, int) else whole_number(page)
     if number is None:
-        raise ReviewError("Give the page as a number.", "bad_page")
+        raise ReviewError("bad_page", "Give the page as a number.")
     if not 1 <= number <= book.page_count:
         raise ReviewError(
-            f"Page {number} is not in this book (it has pages 1–{book.page_count}).", "bad_page"
+            "bad_page", f"Page {number} is not in this book (it has pages 1–{book.page_count})."
         )
     return number
 
@@ -89,14 +85,14 @@ def check_edit(title, level) -> tuple[str, int]:
     """Return the cleaned (title, level), or raise ReviewError."""
     title = " ".join(clean_text(str(title or "")).split())
     if not title:
-        raise ReviewError("The title cannot be empty.", "bad_title")
+        raise ReviewError("bad_title", "The title cannot be empty.")
     if len(title) > 1000:
-        raise ReviewError("The title is longer than 1,000 characters.", "bad_title")
+        raise ReviewError("bad_title", "The title is longer than 1,000 characters.")
     level = level if isinstance(level, int) else whole_number(level)
     if level is None:
-        raise ReviewError("Give the level as a number.", "bad_level")
+        raise ReviewError("bad_level", "Give the level as a number.")
     if not 1 <= level <= MAX_LEVEL:
-        raise ReviewError(f"The level must be between 1 and {MAX_LEVEL}.", "bad_level")
+        raise ReviewError("bad_level", f"The level must be between 1 and {MAX_LEVEL}.")
     return title, level
 
 
@@ -153,9 +149,9 @@ def check_split(first, second) -> tuple[tuple[str, str], tuple[str, str]]:
     for text in (first, second):
         title = " ".join(str(text or "").split())
         if not title:
-            raise ReviewError("Give both entries a title.", "bad_title")
+            raise ReviewError("bad_title", "Give both entries a title.")
         if len(title) > 1000:
-            raise ReviewError("A title is longer than 1,000 characters.", "bad_title")
+            raise ReviewError("bad_title", "A title is longer than 1,000 characters.")
         page = trailing_page(title)
         found.append((page[0], page[1]) if page and page[0] else (title, ""))
     return found[0], found[1]

@@ -35,7 +35,7 @@ ALLOWED = {
 KNOWN = {
     ("books", "chat"), ("books", "indexing"), ("books", "retrieval"),
     ("chat", CORE),
-    ("librarian", "books"), ("librarian", "indexing"), ("librarian", "retrieval"),
+    ("librarian", "indexing"), ("librarian", "retrieval"),
     ("retrieval", "indexing"),
 }
 
