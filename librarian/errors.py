@@ -40,9 +40,12 @@ class ErrorOut(Schema):
 
 
 class FormErrorOut(ErrorOut):
-    """What the API answers for a form that does not validate: the messages per field."""
+    """What the API answers for a form that does not validate: the messages per field.
 
-    fields: dict[str, list[str]]
+    A body that cannot be read at all gets the same 400 without them.
+    """
+
+    fields: dict[str, list[str]] = {}
 
 
 def log(error: LibrarianError) -> None:
