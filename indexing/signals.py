@@ -2,9 +2,23 @@
 
 from django.conf import settings
 from django.dispatch import receiver
+from django.utils import timezone
 
-from indexing.worker import start_embedded
+from books.signals import headings_changed
+from indexing.models import StageRun
+from indexing.worker import nudge_on_commit, start_embedded
 from librarian.signals import serving
+
+
+@receiver(headings_changed)
+def requeue_embed(sender, book, **kwargs):
+    """Queue the embed stage of book again (the database records the work; a worker does it)."""
+    queued = StageRun.objects.filter(book=book, stage="embed").exclude(
+        status=StageRun.Status.RUNNING
+    ).update(status=StageRun.Status.PENDING, attempts=0, available_at=timezone.now(),
+             message="Headings changed.")
+    if queued:
+        nudge_on_commit()
 
 
 @receiver(serving)

@@ -6,7 +6,6 @@ import threading
 from django.db import close_old_connections, transaction
 from django.db.models.signals import post_delete
 from django.dispatch import receiver
-from django.utils import timezone
 
 from books.models import Book
 from books.signals import headings_changed
@@ -17,17 +16,8 @@ logger = logging.getLogger(__name__)
 
 
 @receiver(headings_changed)
-def requeue_embed(sender, book, **kwargs):
-    """Queue the embed stage of book again (the database records the work; a worker does it)."""
-    from indexing.models import StageRun
-    from indexing.worker import nudge_on_commit
-
-    queued = StageRun.objects.filter(book=book, stage="embed").exclude(
-        status=StageRun.Status.RUNNING
-    ).update(status=StageRun.Status.PENDING, attempts=0, available_at=timezone.now(),
-             message="Headings changed.")
-    if queued:
-        nudge_on_commit()
+def forget_loaded_index(sender, book, **kwargs):
+    """Drop book's loaded index once the change is committed (the pipeline rebuilds it)."""
     transaction.on_commit(lambda: store.invalidate(book.pk))
 
 

@@ -35,7 +35,6 @@ ALLOWED = {
 KNOWN = {
     ("books", "chat"), ("books", "indexing"), ("books", "retrieval"),
     ("chat", CORE),
-    ("retrieval", "indexing"),
 }
 
 
