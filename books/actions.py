@@ -5,13 +5,13 @@ from dataclasses import dataclass
 from books.registration import (
     Limits,
     RegistrationError,
-    megabytes,
     read_chunks,
     register,
 )
 from indexing import runner
 from indexing.models import StageRun
 from indexing.worker import nudge
+from librarian.inputs import megabytes
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,6 @@
 from datetime import datetime
 from urllib.parse import urlencode
 
-from django.core.exceptions import PermissionDenied
 from django.http import QueryDict
 from django.db.models import Prefetch
 from ninja import File, Form, Router, Schema, Status
@@ -11,7 +10,7 @@ from ninja.decorators import decorate_view
 from ninja.files import UploadedFile
 
 from books import actions, deletion, editing, hits, manage_views
-from books.access import get_book, is_librarian
+from books.access import get_book
 from books.forms import BookForm
 from books.models import Book
 from books.registration import RegistrationError
@@ -19,6 +18,7 @@ from books.uploads import limited_api_upload
 from chat import clip
 from indexing.models import StageRun
 from librarian.auth import LIBRARIANS
+from librarian.errors import ErrorOut, FormErrorOut
 from librarian.inputs import CleanStr, Id
 
 router = Router(tags=["books"])
@@ -102,15 +102,6 @@ class HitOut(Schema):
     highlights: list[str]
 
 
-class ErrorOut(Schema):
-    code: str
-    detail: str
-
-
-class FormErrorOut(ErrorOut):
-    fields: dict[str, list[str]]
-
-
 def book_out(book: Book) -> dict:
     runs = book.stage_runs.all()
     return {
@@ -143,11 +134,6 @@ def book_out(book: Book) -> dict:
 
 def _books():
     return Book.objects.prefetch_related(Prefetch("stage_runs"), "collections")
-
-
-def require_librarian(request):
-    if not is_librarian(request.user):
-        raise PermissionDenied("Only librarians can do this.")
 
 
 @router.get("/books", response=list[BookOut])
@@ -241,10 +227,7 @@ def page_detail(request, book_id: Id, number: Id):
 def clip_pages(request, book_id: Id, start: int, end: int | None = None):
     """Return physical pages start..end (1-based) as a PDF with bookmarks and page labels."""
     book = get_book(book_id)
-    try:
-        first, last = clip.parse_range(book.page_count, start, end, clip.max_clip_pages())
-    except clip.ClipError as error:
-        return Status(400, {"code": error.code, "detail": error.message})
+    first, last = clip.parse_range(book.page_count, start, end, clip.max_clip_pages())
     return clip.response(book, first, last)
 
 

@@ -4,10 +4,10 @@ from django.db.models import Count
 from django.shortcuts import get_object_or_404
 from ninja import Router, Schema, Status
 
-from books.api import ErrorOut
 from books.forms import CollectionForm
 from books.models import Collection
 from librarian.auth import LIBRARIANS
+from librarian.errors import ErrorOut
 from librarian.inputs import CleanStr, Id
 
 router = Router(tags=["collections"])

@@ -12,11 +12,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from books import deletion, editing, review
-from books.access import get_book, librarian_required
+from books.access import get_book
 from books.forms import BookForm, CollectionForm
 from books.metadata import suggestions
 from books.models import Collection
 from indexing.models import StageRun
+from librarian.auth import librarian_required
 
 
 @librarian_required

@@ -5,8 +5,8 @@ from django.db import models
 from django.urls import reverse
 
 from books.storage import blob_path
+from indexing.toc.model import RECORD_FIELDS, PageRecord
 
-LIBRARIANS_GROUP = "librarians"
 AUTHOR_SEPARATOR = "; "
 
 
@@ -92,6 +92,18 @@ class Book(models.Model):
         return [name.strip() for name in self.authors.split(AUTHOR_SEPARATOR.strip()) if name.strip()]
 
 
+class PageQuerySet(models.QuerySet):
+    def records(self, *also: str) -> list[PageRecord]:
+        """Return these pages as the contents core reads them, with the fields also named."""
+        fields = RECORD_FIELDS + also
+        return [dict(zip(fields, row))
+                for row in self.values_list(*fields).iterator(chunk_size=200)]
+
+    def record(self) -> PageRecord | None:
+        """Return the first of these pages as the contents core reads it, or None."""
+        return next(iter(self[:1].records()), None)
+
+
 class Page(models.Model):
     class Source(models.TextChoices):
         TEXT_LAYER = "text_layer", "text layer"
@@ -120,6 +132,8 @@ class Page(models.Model):
     error = models.CharField(
         max_length=300, blank=True, help_text="Why the page could not be read, if it could not."
     )
+
+    objects = PageQuerySet.as_manager()
 
     class Meta:
         ordering = ["book", "number"]

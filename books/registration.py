@@ -21,7 +21,8 @@ from django.db import IntegrityError, transaction
 from books import storage
 from books.metadata import usable_title
 from books.models import Book
-from librarian.inputs import clean_text
+from librarian.errors import LibrarianError
+from librarian.inputs import clean_text, megabytes
 
 logger = logging.getLogger(__name__)
 
@@ -33,13 +34,8 @@ CHUNK = 1024 * 1024
 pymupdf.TOOLS.mupdf_display_errors(False)
 
 
-class RegistrationError(Exception):
+class RegistrationError(LibrarianError):
     """The file cannot become a book; message says why, in plain words."""
-
-    def __init__(self, code: str, message: str):
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 def truncated() -> RegistrationError:
@@ -75,10 +71,6 @@ class Registration:
     book: Book
     created: bool
     warnings: tuple[str, ...] = ()
-
-
-def megabytes(size: int) -> str:
-    return f"{size / (1024 * 1024):,.1f} MB"
 
 
 def check_size(size: int, limits: Limits) -> None:

@@ -7,32 +7,24 @@ ranges and sends ``headings_changed``, all in one transaction: the listeners
 """
 
 from django.db import transaction
-from django.db.models import Count, F, Max, Q
+from django.db.models import Count, Max, Q
 
+from books.headings import insert_after, restructure, revise, snapshot
 from books.models import Book, Heading, HeadingDecision, ReviewFlag
 from books.signals import headings_changed
 from indexing.toc.detect import trailing_page
-from indexing.toc.model import Entry
-from indexing.toc.recover import with_ends
 from indexing.toc.text import numbering
+from librarian.errors import LibrarianError
 from librarian.inputs import clean_text, whole_number
 
 Status = Heading.Status
 Action = HeadingDecision.Action
 MAX_LEVEL = 9
-SHIFT = 10_000_000  # positions moved out of the way while a split makes room
 OPEN = Q(flags__resolved_at__isnull=True)
-SNAPSHOT_FIELDS = ("title", "level", "number", "page", "page_end", "line", "status",
-                   "confidence", "parent_id")
 
 
-class ReviewError(Exception):
+class ReviewError(LibrarianError):
     """A decision that cannot be made: message is for the reviewer, code for the API."""
-
-    def __init__(self, message: str, code: str = "invalid"):
-        super().__init__(message)
-        self.message = message
-        self.code = code
 
 
 def open_flags():
@@ -77,19 +69,14 @@ def open_total() -> int:
     return open_flags().order_by().values("heading_id").distinct().count()
 
 
-def snapshot(heading: Heading) -> dict:
-    """Return the fields a decision may change, as JSON-ready data."""
-    return {name: getattr(heading, name) for name in SNAPSHOT_FIELDS}
-
-
 def check_page(book: Book, page) -> int:
     """Return page as a physical page number of book, or raise ReviewError."""
     number = page if isinstance(page, int) else whole_number(page)
     if number is None:
-        raise ReviewError("Give the page as a number.", "bad_page")
+        raise ReviewError("bad_page", "Give the page as a number.")
     if not 1 <= number <= book.page_count:
         raise ReviewError(
-            f"Page {number} is not in this book (it has pages 1–{book.page_count}).", "bad_page"
+            "bad_page", f"Page {number} is not in this book (it has pages 1–{book.page_count})."
         )
     return number
 
@@ -98,14 +85,14 @@ def check_edit(title, level) -> tuple[str, int]:
     """Return the cleaned (title, level), or raise ReviewError."""
     title = " ".join(clean_text(str(title or "")).split())
     if not title:
-        raise ReviewError("The title cannot be empty.", "bad_title")
+        raise ReviewError("bad_title", "The title cannot be empty.")
     if len(title) > 1000:
-        raise ReviewError("The title is longer than 1,000 characters.", "bad_title")
+        raise ReviewError("bad_title", "The title is longer than 1,000 characters.")
     level = level if isinstance(level, int) else whole_number(level)
     if level is None:
-        raise ReviewError("Give the level as a number.", "bad_level")
+        raise ReviewError("bad_level", "Give the level as a number.")
     if not 1 <= level <= MAX_LEVEL:
-        raise ReviewError(f"The level must be between 1 and {MAX_LEVEL}.", "bad_level")
+        raise ReviewError("bad_level", f"The level must be between 1 and {MAX_LEVEL}.")
     return title, level
 
 
@@ -162,9 +149,9 @@ def check_split(first, second) -> tuple[tuple[str, str], tuple[str, str]]:
     for text in (first, second):
         title = " ".join(str(text or "").split())
         if not title:
-            raise ReviewError("Give both entries a title.", "bad_title")
+            raise ReviewError("bad_title", "Give both entries a title.")
         if len(title) > 1000:
-            raise ReviewError("A title is longer than 1,000 characters.", "bad_title")
+            raise ReviewError("bad_title", "A title is longer than 1,000 characters.")
         page = trailing_page(title)
         found.append((page[0], page[1]) if page and page[0] else (title, ""))
     return found[0], found[1]
@@ -184,13 +171,10 @@ def do_split(heading: Heading, user, first, second) -> HeadingDecision:
 
     with transaction.atomic():
         book = heading.book
-        later = Heading.objects.filter(book=book, position__gt=heading.position)
-        later.update(position=F("position") + SHIFT)  # two steps: positions stay unique
-        later.update(position=F("position") - SHIFT + 1)
         original = heading.printed_page
         decision = _decide(heading, user, Action.SPLIT, change, resolve=False)
-        new = Heading.objects.create(
-            book=book, position=heading.position + 1, level=decision.heading.level,
+        new = insert_after(
+            decision.heading, level=decision.heading.level,
             title=next_title, number=numbering(next_title)[0][:32],
             printed_page=next_printed or original, status=Status.UNRESOLVED,
             toc_page=heading.toc_page, toc_line=heading.toc_line,
@@ -207,12 +191,7 @@ def do_split(heading: Heading, user, first, second) -> HeadingDecision:
 
 def _decide(heading, user, action, change, resolve=True) -> HeadingDecision:
     with transaction.atomic():
-        heading = Heading.objects.select_for_update().select_related("book").get(pk=heading.pk)
-        before = snapshot(heading)
-        change(heading)
-        heading.save()
-        restructure(heading.book)
-        heading.refresh_from_db()
+        heading, before = revise(heading, change)
         decision = HeadingDecision.objects.create(
             heading=heading, user=user if user and user.is_authenticated else None,
             action=action, before=before, after=snapshot(heading),
@@ -224,36 +203,3 @@ def _decide(heading, user, action, change, resolve=True) -> HeadingDecision:
             )
         headings_changed.send(sender=Heading, book=heading.book)
     return decision
-
-
-def restructure(book: Book) -> int:
-    """Recompute parents and section ranges (page_end) of book's headings; return how many changed.
-
-    Rejected entries leave the tree (their children move up); entries not in the
-    body keep their place in the tree but bound no pages.
-    """
-    headings = list(book.headings.order_by("position"))
-    kept = [h for h in headings if h.status != Status.REJECTED]
-    parents, stack = {}, []
-    for heading in kept:
-        while stack and stack[-1].level >= heading.level:
-            stack.pop()
-        parents[heading.pk] = stack[-1].pk if stack else None
-        stack.append(heading)
-    in_body = [h for h in kept if h.status != Status.ABSENT]
-    entries = with_ends([_entry(h) for h in in_body], book.page_count)
-    ends = {h.pk: entry.page_end for h, entry in zip(in_body, entries)}
-    changed = []
-    for heading in kept:
-        parent, end = parents[heading.pk], ends.get(heading.pk)
-        if (heading.parent_id, heading.page_end) != (parent, end):
-            heading.parent_id, heading.page_end = parent, end
-            changed.append(heading)
-    Heading.objects.bulk_update(changed, ["parent", "page_end"], batch_size=500)
-    return len(changed)
-
-
-def _entry(heading: Heading) -> Entry:
-    return Entry(level=heading.level, title=heading.title, printed_page=None, page=heading.page,
-                 page_end=None, status=heading.status, confidence=heading.confidence,
-                 line=heading.line, toc_page=heading.toc_page or 0, toc_line=heading.toc_line or 0)

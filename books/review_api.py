@@ -6,9 +6,10 @@ from django.shortcuts import get_object_or_404
 from ninja import Router, Schema
 
 from books import review
-from books.api import ErrorOut, require_librarian
 from books.models import Heading
 from books.review_items import build_item, line_on
+from librarian.auth import require_librarian
+from librarian.errors import ErrorOut
 from librarian.inputs import CleanStr, Id
 
 router = Router(tags=["review"])

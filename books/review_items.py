@@ -12,6 +12,7 @@ from books.rendering import crop_rect
 from indexing.toc.columns import TWO_ENTRIES
 from indexing.toc.layout import rows
 from indexing.toc.match import ROW_GAP, Title, page_rows, plausible, score, similarity, with_next
+from indexing.toc.model import PageRecord
 from indexing.toc.spreads import side_of
 
 Status = Heading.Status
@@ -126,9 +127,7 @@ def candidates(heading: Heading, low: int, high: int) -> list[Candidate]:
     centre = anchor or (low + high) // 2
     scan_low = max(low, min(centre - MAX_SCANNED // 2, high - MAX_SCANNED + 1))
     scan = range(scan_low, min(high, scan_low + MAX_SCANNED - 1) + 1)
-    pages = Page.objects.filter(book=book, number__in=scan).values(
-        "number", "width", "height", "lines", "label", "gutter"
-    )
+    pages = Page.objects.filter(book=book, number__in=scan).records("label")
     title = Title.of(heading.title)
     labels, ratios, matches, sides = {}, {}, {}, {}
     for page in pages:
@@ -174,7 +173,7 @@ def _printed_page(heading: Heading, low: int, high: int) -> int | None:
     ).values_list("number", flat=True).first()
 
 
-def best_match(title: Title, page: dict, predicted: int | None = None) -> Match | None:
+def best_match(title: Title, page: PageRecord, predicted: int | None = None) -> Match | None:
     """Return the row of page that best matches title, None when no row does."""
     best = None
     for row in with_next(page_rows(page, set())):
@@ -194,8 +193,7 @@ def printed_line(heading: Heading) -> PrintedLine | None:
     """Return where the TOC prints heading, None when that is not known."""
     if heading.toc_page is None or heading.toc_line is None:
         return None
-    page = Page.objects.filter(book_id=heading.book_id, number=heading.toc_page).values(
-        "width", "height", "lines").first()
+    page = Page.objects.filter(book_id=heading.book_id, number=heading.toc_page).record()
     lines = page["lines"] if page else []
     if not 0 <= heading.toc_line < len(lines):
         return None
@@ -206,14 +204,12 @@ def printed_line(heading: Heading) -> PrintedLine | None:
 
 def line_on(heading: Heading, number: int) -> int | None:
     """Return the index of heading's line on physical page number, None when it is not found."""
-    page = Page.objects.filter(book_id=heading.book_id, number=number).values(
-        "number", "width", "height", "lines"
-    ).first()
+    page = Page.objects.filter(book_id=heading.book_id, number=number).record()
     found = best_match(Title.of(heading.title), page) if page else None
     return found.line if found else None
 
 
-def _row_box(page: dict, line: int) -> tuple[float, float, float, float]:
+def _row_box(page: PageRecord, line: int) -> tuple[float, float, float, float]:
     """Return the box of the row starting at line, in % of the page (for a highlight)."""
     row = next((r for r in rows(page, max_gap=ROW_GAP) if r.line == line), None)
     members = row.lines if row else (line,)

@@ -14,10 +14,11 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from books import rendering, review
-from books.access import get_book, librarian_required
+from books.access import get_book
 from books.models import Heading, HeadingDecision
 from books.review_items import build_item, line_on, printed_line
 from books.tree import breadcrumb
+from librarian.auth import librarian_required
 from librarian.inputs import whole_number
 
 TEMPLATE = "review/queue.html"

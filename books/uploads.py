@@ -5,9 +5,8 @@ from functools import wraps
 from django.core.files.uploadhandler import SkipFile, TemporaryFileUploadHandler
 from django.http import JsonResponse
 
-from books.registration import Limits, megabytes
-
-UPLOAD_SLACK = 64 * 1024  # multipart boundaries, headers and the other form fields
+from books.registration import Limits
+from librarian.inputs import UPLOAD_SLACK, megabytes
 
 
 class LimitedUploadHandler(TemporaryFileUploadHandler):

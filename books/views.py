@@ -17,12 +17,13 @@ from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_POST
 
 from books import actions, editing, hits, rendering, review, uploads, viewer
-from books.access import get_book, is_librarian, librarian_required
+from books.access import get_book
 from books.models import Book, Collection
 from books.registration import Limits
 from books.tree import build_tree, heading_counts
 from indexing.models import StageRun, pipeline_active
 from indexing.stages import STAGES
+from librarian.auth import is_librarian, librarian_required
 
 MAX_QUERY = 1000
 SEARCH_LIMIT = 100

@@ -5,11 +5,12 @@ from django.shortcuts import get_object_or_404
 
 from books.models import Book
 from chat.models import TITLE_LENGTH, Conversation, Message
+from librarian.errors import LibrarianError
 from librarian.inputs import MAX_QUESTION_CHARS, clean_text, whole_number
 CONVERSATIONS_SHOWN = 50
 
 
-class AskError(Exception):
+class AskError(LibrarianError):
     """A question that cannot be asked; message is meant for the user."""
 
 
@@ -38,17 +39,18 @@ def check_question(text: str, book_id: str | None,
     """
     question = " ".join(clean_text(text or "").split())
     if not question:
-        raise AskError("Type a question first.")
+        raise AskError("empty", "Type a question first.")
     if len(question) > MAX_QUESTION_CHARS:
-        raise AskError(f"Keep the question under {MAX_QUESTION_CHARS} characters.")
+        raise AskError("too_long", f"Keep the question under {MAX_QUESTION_CHARS} characters.")
     books = _in_collection(collection_id) if collection_id else None
     if not book_id:
         return question, books or []
     book = Book.objects.only("pk").filter(pk=whole_number(book_id, minimum=1) or 0).first()
     if book is None:
-        raise AskError("That book is not on the shelf any more.")
+        raise AskError("no_book", "That book is not on the shelf any more.")
     if books is not None and book.pk not in books:
-        raise AskError("That book is not in the collection chosen: choose one or the other.")
+        raise AskError("book_not_in_collection",
+                       "That book is not in the collection chosen: choose one or the other.")
     return question, [book.pk]
 
 
@@ -58,9 +60,9 @@ def _in_collection(collection_id: str) -> list[int]:
 
     books = book_ids_in(collection_id)
     if books is None:
-        raise AskError("That collection is not on the shelf any more.")
+        raise AskError("no_collection", "That collection is not on the shelf any more.")
     if not books:
-        raise AskError("That collection has no books yet.")
+        raise AskError("empty_collection", "That collection has no books yet.")
     return books
 
 

@@ -21,6 +21,7 @@ from pypdf.constants import PageLabelStyle
 from books.models import Heading
 from chat import safepdf
 from indexing.toc.numbers import roman_value
+from librarian.errors import LibrarianError
 from librarian.inputs import whole_number
 
 HIDDEN_STATUSES = (Heading.Status.UNRESOLVED, Heading.Status.ABSENT, Heading.Status.REJECTED)
@@ -28,13 +29,8 @@ _UNSAFE_FILENAME = re.compile(r'[\x00-\x1f\x7f/\\:*?"<>|]+')
 TOP_LINES = 2  # a running head and a folio may stand above a heading that opens a page
 
 
-class ClipError(Exception):
+class ClipError(LibrarianError):
     """A page range that cannot be clipped; message is meant for the user."""
-
-    def __init__(self, code: str, message: str):
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 @dataclass(frozen=True)

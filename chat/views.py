@@ -87,8 +87,8 @@ def ask(request):
                                                     request.POST.get("collection"))
     except actions.AskError as error:
         if _wants_json(request):
-            return JsonResponse({"error": str(error)}, status=400)
-        messages.error(request, str(error))
+            return JsonResponse({"error": error.message}, status=400)
+        messages.error(request, error.message)
         return redirect(current or "chat")
     answer = actions.do_ask(request.user, question, book_ids, current)
     if not _wants_json(request):

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, ClassVar
 
 from indexing.ocr.engines import OcrConfig
+from librarian.errors import LibrarianError
 from llm.runtime import LlmConfig
 
 if TYPE_CHECKING:
@@ -33,14 +34,16 @@ a worker that lost it, and would redo another worker's work, writes nothing.
 """
 
 
-class StageError(Exception):
-    """A failure the stage understands: message is for people, detail for the log."""
+class StageError(LibrarianError):
+    """A failure the stage understands: message is for people, detail for the log.
 
-    def __init__(self, message: str, *, retryable: bool = False, detail: str = ""):
-        super().__init__(message)
-        self.message = message
+    retryable: the runner tries the stage again later (the failure may pass).
+    """
+
+    def __init__(self, message: str, *, retryable: bool = False, detail: str = "",
+                 code: str = "stage_failed"):
+        super().__init__(code, message, detail=detail)
         self.retryable = retryable
-        self.detail = detail or message
 
 
 class StageCancelled(Exception):

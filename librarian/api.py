@@ -8,10 +8,9 @@ from ninja.security import django_auth
 
 from books.api import router as books_router
 from books.collections_api import router as collections_router
-from books.registration import RegistrationError
-from books.review import ReviewError
 from books.review_api import router as review_router
 from librarian.auth import BasicAuth
+from librarian.errors import LibrarianError, api_error
 from retrieval.api import router as retrieval_router
 
 DESCRIPTION = """\
@@ -86,14 +85,10 @@ api.add_router("/", retrieval_router)
 api.add_router("/", review_router)
 
 
-@api.exception_handler(RegistrationError)
-def registration_error(request, error):
-    return api.create_response(request, {"code": error.code, "detail": error.message}, status=400)
-
-
-@api.exception_handler(ReviewError)
-def review_error(request, error):
-    return api.create_response(request, {"code": error.code, "detail": error.message}, status=400)
+@api.exception_handler(LibrarianError)
+def librarian_error(request, error):
+    """Answer every failure the app understands (registration, review, clipping) the same way."""
+    return api_error(api, request, error)
 
 
 HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",

@@ -16,6 +16,7 @@ from pydantic import AfterValidator, Field
 
 MAX_ID = 2**63 - 1  # the largest value of a 64-bit signed integer column
 MAX_QUESTION_CHARS = 2000
+UPLOAD_SLACK = 64 * 1024  # an upload body besides its file: boundaries, headers, fields
 _UNWANTED = re.compile("[\x00\ud800-\udfff]")
 
 
@@ -26,6 +27,11 @@ def whole_number(value, *, minimum: int = 0, maximum: int = MAX_ID) -> int | Non
         return None
     number = int(text)
     return number if minimum <= number <= maximum else None
+
+
+def megabytes(size: int) -> str:
+    """Return a size in bytes as people read it ("12.5 MB")."""
+    return f"{size / (1024 * 1024):,.1f} MB"
 
 
 def clean_text(text: str) -> str:

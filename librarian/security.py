@@ -24,8 +24,7 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils.deprecation import MiddlewareMixin
 
-from books.registration import megabytes
-from books.uploads import UPLOAD_SLACK
+from librarian.inputs import UPLOAD_SLACK, megabytes
 from librarian.preauth import PREAUTH_LIMIT, has_credentials, header, signed_in
 
 CONTENT_SECURITY_POLICY = "; ".join([

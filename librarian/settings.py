@@ -113,6 +113,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "librarian.errors.ErrorPageMiddleware",
     "axes.middleware.AxesMiddleware",  # last: it turns a lockout into its answer
 ]
 
@@ -130,7 +131,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "books.context_processors.roles",
+                "librarian.context_processors.roles",
             ],
         },
     },

@@ -4,7 +4,7 @@ from ninja import Field, Query, Router, Schema, Status
 from pydantic import ConfigDict
 
 import retrieval
-from books.api import ErrorOut
+from librarian.errors import ErrorOut
 from librarian.inputs import MAX_QUESTION_CHARS, CleanStr, Id, PageNumber
 from retrieval import synthesis
 from retrieval.results import Result, answer_json

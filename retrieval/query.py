@@ -21,6 +21,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
+from indexing.toc.numbers import numeral_value
 from retrieval.analysis import particle_offsets
 
 LOOKUP, COMPARE, AGGREGATE, RANGE, WHICH_BOOK, NAVIGATE = (
@@ -28,7 +29,6 @@ LOOKUP, COMPARE, AGGREGATE, RANGE, WHICH_BOOK, NAVIGATE = (
 )
 CHAPTER, PART, APPENDIX = "chapter", "part", "appendix"
 
-_KANJI_DIGITS = {c: i for i, c in enumerate("〇一二三四五六七八九")}
 _WHICH_BOOK = re.compile(
     r"(?i)\b(?:which|what)\s+(?:book|manual|volume|title)s?\b|\bread\s+first\b|\brecommend"
     r"|\bbest\s+(?:book|manual)|どの本|どちらの本|どの(?:書籍|資料|マニュアル)|どれを読|何を読|"
@@ -243,23 +243,8 @@ def _section_ref(text: str) -> tuple[str, str] | None:
     if match:
         return match[1].lower(), match[2]
     match = _SECTION_REF[1].search(text)
-    if match:
-        return match[2], str(kanji_number(match[1]))
-    return None
-
-
-def kanji_number(text: str) -> int:
-    """Return the value of a number written in digits or kanji (十二 → 12, 百五 → 105)."""
-    if text.isdigit():
-        return int(text)
-    total, digit = 0, 0
-    for char in text:
-        if char in _KANJI_DIGITS:
-            digit = _KANJI_DIGITS[char]
-        elif char in "十百":
-            total += (digit or 1) * (10 if char == "十" else 100)
-            digit = 0
-    return total + digit
+    value = numeral_value(match[1]) if match else None
+    return (match[2], str(value)) if value is not None else None
 
 
 def _topic_in_range(text: str) -> str:

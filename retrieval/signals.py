@@ -1,27 +1,23 @@
-"""Keep each book's question index in step with its headings and its existence."""
+"""Keep each book's question index in step with its headings and its existence; load it ahead."""
 
-from django.db import transaction
+import logging
+import threading
+
+from django.db import close_old_connections, transaction
 from django.db.models.signals import post_delete
 from django.dispatch import receiver
-from django.utils import timezone
 
 from books.models import Book
 from books.signals import headings_changed
+from librarian.signals import serving
 from retrieval import store
+
+logger = logging.getLogger(__name__)
 
 
 @receiver(headings_changed)
-def requeue_embed(sender, book, **kwargs):
-    """Queue the embed stage of book again (the database records the work; a worker does it)."""
-    from indexing.models import StageRun
-    from indexing.worker import nudge_on_commit
-
-    queued = StageRun.objects.filter(book=book, stage="embed").exclude(
-        status=StageRun.Status.RUNNING
-    ).update(status=StageRun.Status.PENDING, attempts=0, available_at=timezone.now(),
-             message="Headings changed.")
-    if queued:
-        nudge_on_commit()
+def forget_loaded_index(sender, book, **kwargs):
+    """Drop book's loaded index once the change is committed (the pipeline rebuilds it)."""
     transaction.on_commit(lambda: store.invalidate(book.pk))
 
 
@@ -29,3 +25,20 @@ def requeue_embed(sender, book, **kwargs):
 def remove_index(sender, instance, **kwargs):
     book_id = instance.pk  # Django sets pk to None once the row is gone
     transaction.on_commit(lambda: store.remove(book_id))
+
+
+@receiver(serving)
+def warm_ahead(sender, **kwargs) -> str:
+    """Load the question indexes in the background of a served process, before questions come."""
+    threading.Thread(target=_warm, daemon=True, name="librarian-warm").start()
+    return ""
+
+
+def _warm() -> None:
+    try:
+        count = store.warm()
+        logger.info("Ready to answer questions on %d book(s)", count)
+    except Exception:
+        logger.exception("Could not load the question indexes ahead")
+    finally:
+        close_old_connections()

@@ -13,7 +13,8 @@ import re
 
 import networkx as nx
 
-from retrieval.query import APPENDIX, CHAPTER, PART, kanji_number
+from indexing.toc.numbers import numeral_value
+from retrieval.query import APPENDIX, CHAPTER, PART
 
 _PART = re.compile(r"(?i)^\s*(?:part\s+[0-9ivxlc]+\b|[IVXLC]+\b(?!\.\d)|第\s*[0-9〇一二三四五六七八九十]+\s*[部編])")
 _APPENDIX = re.compile(r"(?i)^\s*(?:appendix\b|付録|[A-Z](?:\s|$)(?!\s*\d))")
@@ -66,8 +67,9 @@ def heading_number(title: str) -> str | None:
     """Return the number a heading is printed with ("4", "3.2", "ii", "a"), or None."""
     title = title.strip()
     match = _JA_NUMBER.search(title)
-    if match:
-        return str(kanji_number(match[1]))
+    value = numeral_value(match[1]) if match else None
+    if value is not None:
+        return str(value)
     match = _NUMBER.match(title)
     if not match or not (match[1] or match[2]):
         return None

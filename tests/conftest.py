@@ -5,7 +5,7 @@ import pytest
 from django.contrib.auth.models import Group, User
 from django.test import Client
 
-from books.models import LIBRARIANS_GROUP
+from librarian.auth import LIBRARIANS_GROUP
 from tests.pdfs import make_japanese_pdf, make_pdf
 
 # The int8 OCR models take about a minute to make: the tests (and the app processes

@@ -7,7 +7,7 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
-from books import review
+from books import headings, review
 from books.models import Heading, HeadingDecision, ReviewFlag
 from books.review_items import build_item
 from books.signals import headings_changed
@@ -48,7 +48,7 @@ def boats(shelve, tmp_path):
         Heading.objects.create(book=book, position=position, level=level, title=title,
                                printed_page=str(2 * position + 1), page=page, status=status,
                                toc_page=1, toc_line=position + 1)
-    review.restructure(book)
+    headings.restructure(book)
     ReviewFlag.objects.create(heading=heading(book, "2 Knots"), reason="Not found.", severity=2)
     return book
 
@@ -215,7 +215,7 @@ def test_rejecting_removes_the_entry_from_the_tree_but_keeps_its_history(alice_c
     Heading.objects.filter(title="3 Anchors").update(position=4)
     Heading.objects.filter(title="2 Knots").update(position=2)
     Heading.objects.filter(pk=sub.pk).update(position=3)  # under 2 Knots
-    review.restructure(boats)
+    headings.restructure(boats)
     knots = heading(boats, "2 Knots")
     assert heading(boats, "2.1 Bowline").parent_id == knots.pk
     alice_client.post(reverse("review-decide", args=[knots.pk, "reject"]))

@@ -288,3 +288,17 @@ def test_a_reviewer_who_decided_meanwhile_keeps_the_last_word(book_with):
     book, _ = book_with(reviewer_first)
     assert (jib(book).status, jib(book).page) == ("reviewed", 3)
     assert ReviewFlag.objects.filter(heading__number="1.2").count() == 1
+
+
+def test_section_ends_skip_a_rejected_heading_when_index_and_verify_run_again(book_with, alice):
+    from books import review
+    from indexing.models import StageRun
+
+    book, _ = book_with(answer_jib_at())
+    review.do_reject(book.headings.get(number="2"), alice)  # "2 Knots" is not a real entry
+    book.stage_runs.filter(stage__in=["index", "verify"]).update(status=StageRun.Status.PENDING)
+    run_pending("test-worker", stages=["index", "verify"], book_id=book.pk)
+    assert jib(book).status == "agent"  # asked again and placed: the verify stage wrote ends
+    ends = dict(book.headings.values_list("number", "page_end"))
+    # Sails and the Jib run to the end of the book: the rejected Knots bounds nothing.
+    assert ends == {"1": 5, "1.1": 3, "1.2": 5, "2": None}

@@ -18,6 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 
 import llm
+from books.headings import UNRESOLVED_REASON, place_by_agent, restructure
 from books.models import Book, Heading, Page, ReviewFlag
 from indexing.agent import anomalies
 from indexing.agent.ask import (
@@ -31,9 +32,7 @@ from indexing.agent.ask import (
 )
 from indexing.agent.window import candidate_rows, window
 from indexing.contract import Stage
-from indexing.stages.index import UNRESOLVED_REASON
-from indexing.toc import Entry
-from indexing.toc.recover import with_ends
+from indexing.toc.model import PageRecord
 
 logger = logging.getLogger(__name__)
 
@@ -74,7 +73,7 @@ class _Agent:
         self.labels = dict(Page.objects.filter(book=book).exclude(label="")
                            .values_list("number", "label"))
         self.skip = set(book.toc_pages) | set(book.lot_pages)
-        self.pages: dict[int, dict] = {}
+        self.pages: dict[int, PageRecord] = {}
         self.placed = self.discarded = self.failed = self.unasked = self.calls = 0
 
     def run(self, targets, progress) -> str:
@@ -89,7 +88,7 @@ class _Agent:
                 for index, verdict in verdicts.items():
                     self.store(self.headings[index], verdict)
         if self.placed:
-            store_ends(self.book)
+            restructure(self.book)
         return self.summary(done, len(targets))
 
     def ask(self, batch: list[int]) -> dict[int, Verdict]:
@@ -118,12 +117,10 @@ class _Agent:
                           f"{win.pages[0]}–{win.pages[-1]} matches it.")
         return Question(index, heading, win, lines), ""
 
-    def load(self, numbers: list[int]) -> dict[int, dict]:
+    def load(self, numbers: list[int]) -> dict[int, PageRecord]:
         missing = [n for n in numbers if n not in self.pages]
-        for number, w, h, lines in Page.objects.filter(
-                book=self.book, number__in=missing).values_list("number", "width", "height",
-                                                                "lines"):
-            self.pages[number] = {"number": number, "width": w, "height": h, "lines": lines}
+        for page in Page.objects.filter(book=self.book, number__in=missing).records():
+            self.pages[page["number"]] = page
         return {n: self.pages[n] for n in numbers if n in self.pages}
 
     def call(self, questions: list[Question]) -> list[Verdict]:
@@ -156,12 +153,8 @@ class _Agent:
             flag = ReviewFlag(heading_id=heading["id"], reason=UNRESOLVED_REASON, severity=2)
         flag.agent_reason = verdict.reason[:500]
         if verdict.placed:
-            # Conditional: a reviewer who decided meanwhile keeps the last word.
-            moved = Heading.objects.filter(
-                id=heading["id"], status=Heading.Status.UNRESOLVED
-            ).update(status=Heading.Status.AGENT, page=verdict.page, line=verdict.line,
-                     confidence=round(0.7 * verdict.agreement, 3))
-            if moved:
+            if place_by_agent(heading["id"], verdict.page, verdict.line,
+                              round(0.7 * verdict.agreement, 3)):
                 heading.update(status=Heading.Status.AGENT, page=verdict.page)
                 flag.resolved_at, flag.resolution = timezone.now(), "agent"
         flag.save()
@@ -194,22 +187,6 @@ def _answers(answer, count: int) -> list[dict]:
     given = {item.get("heading"): item for item in items if isinstance(item, dict)} \
         if isinstance(items, list) else {}
     return [given.get(f"H{n}", {}) for n in range(1, count + 1)]
-
-
-def store_ends(book) -> None:
-    """Recompute every heading's page_end from the placements, as the index stage does."""
-    headings = list(book.headings.order_by("position"))
-    entries = [
-        Entry(h.level, h.title, h.printed_page, h.page, h.page_end, h.status, h.confidence,
-              h.line, h.toc_page or 0, h.toc_line or 0, h.number)
-        for h in headings
-    ]
-    changed = []
-    for heading, entry in zip(headings, with_ends(entries, book.page_count)):
-        if heading.page_end != entry.page_end:
-            heading.page_end = entry.page_end
-            changed.append(heading)
-    Heading.objects.bulk_update(changed, ["page_end"], batch_size=500)
 
 
 def _store_anomalies(book) -> None:

@@ -1,8 +1,23 @@
-"""The recovered table of contents: frozen records handed to the indexing stage."""
+"""What the contents core reads (a page record) and what it gives back (frozen records)."""
 
 from dataclasses import dataclass, field
+from typing import NotRequired, TypedDict
 
 STATUSES = ("exact", "fuzzy", "offset", "unresolved")
+
+
+class PageRecord(TypedDict):
+    """One physical page as the core reads it: plain data, built from a stored page."""
+
+    number: int  # physical, 1-based
+    width: float  # in PDF points
+    height: float
+    lines: list[dict]  # in reading order: {text, box [x0, y0, x1, y1] in points, conf, dir}
+    gutter: NotRequired[float | None]  # where a two-page spread divides: x in points
+
+
+RECORD_FIELDS = ("number", "width", "height", "lines", "gutter")
+"""The stored fields a PageRecord is made of, in order."""
 
 
 @dataclass(frozen=True)

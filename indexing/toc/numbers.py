@@ -1,4 +1,8 @@
-"""Page-number tokens: arabic, roman, full-width digits and kanji numerals (pure functions)."""
+"""Numerals: arabic, roman, full-width digits and kanji (pure functions).
+
+The one place numbers are read, for page tokens of the contents and for the
+chapter numbers of questions (``retrieval.query``) alike.
+"""
 
 import re
 import unicodedata
@@ -55,6 +59,14 @@ def kanji_value(token: str) -> int | None:
         else:
             digit = KANJI_DIGITS[char]
     return total + (digit or 0)
+
+
+def numeral_value(text: str) -> int | None:
+    """Return the value of a number in digits or kanji (12, １２, 十二, 百五, 二〇), or None."""
+    text = unicodedata.normalize("NFKC", text).strip()
+    if text.isascii() and text.isdigit():
+        return int(text)
+    return kanji_value(text)
 
 
 def parse_page(token: str, roman_upper: bool = True) -> tuple[str, int] | None:

@@ -6,7 +6,7 @@ from indexing.toc.folios import Mapping, fit
 from indexing.toc.ground import NEAR, Body, Placement, ground
 from indexing.toc.infer import infer
 from indexing.toc.levels import levels
-from indexing.toc.model import Anomaly, Entry, TocResult
+from indexing.toc.model import Anomaly, Entry, PageRecord, TocResult
 from indexing.toc.numbers import label
 from indexing.toc.parse import Raw, parse_pages
 from indexing.toc.repair import bounds, order_key, plausible_repair, suspects
@@ -14,7 +14,7 @@ from indexing.toc.repair import bounds, order_key, plausible_repair, suspects
 MIN_ENTRIES = 3
 
 
-def recover(pages: list[dict]) -> TocResult:
+def recover(pages: list[PageRecord]) -> TocResult:
     """Return the book's TOC with each heading placed, or a structure inferred from the body.
 
     A book scanned as two-page spreads is recovered on its book pages (each
@@ -26,7 +26,7 @@ def recover(pages: list[dict]) -> TocResult:
     return recover_pages(pages)
 
 
-def recover_pages(pages: list[dict]) -> TocResult:
+def recover_pages(pages: list[PageRecord]) -> TocResult:
     """Return the TOC of pages that are each one book page."""
     mapping = fit(pages)
     blocks = find_blocks(pages, mapping.folio_lines)
@@ -44,7 +44,7 @@ def recover_pages(pages: list[dict]) -> TocResult:
                      list(mapping.anomalies) + anomalies)
 
 
-def _main_entries(pages: list[dict], blocks: list[Block], mapping: Mapping) -> list[Raw]:
+def _main_entries(pages: list[PageRecord], blocks: list[Block], mapping: Mapping) -> list[Raw]:
     """Return the entries of the most detailed contents, with the blocks that continue it."""
     by_number = {page["number"]: page for page in pages}
     parsed = [parse_pages([by_number[n] for n in b.pages], mapping.folio_lines) for b in blocks]

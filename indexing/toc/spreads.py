@@ -12,7 +12,7 @@ A vertical (縦書き) book opens from the right, so its right half comes first.
 from dataclasses import dataclass, replace
 
 from indexing.toc.layout import is_vertical
-from indexing.toc.model import Anomaly, TocResult
+from indexing.toc.model import Anomaly, PageRecord, TocResult
 
 MIN_SHARE = 0.3  # share of the pages with text that must be spreads
 DASH = "–"
@@ -27,27 +27,27 @@ class Half:
     lines: tuple[int, ...]  # indices of its lines on the PDF page
 
 
-def is_spread_book(pages: list[dict]) -> bool:
+def is_spread_book(pages: list[PageRecord]) -> bool:
     """Return True when enough of the pages with text were scanned as spreads."""
     with_text = [page for page in pages if page.get("lines")]
     spreads = sum(1 for page in with_text if page.get("gutter"))
     return bool(with_text) and spreads >= MIN_SHARE * len(with_text)
 
 
-def split(pages: list[dict]) -> tuple[list[dict], list[Half]]:
+def split(pages: list[PageRecord]) -> tuple[list[PageRecord], list[Half]]:
     """Return the book pages (halves numbered in reading order) and where each one lies."""
     vertical = sum(is_vertical(page) for page in pages) * 2 > len(pages)
     logical, halves = [], []
     for page in pages:
         for side, kept, x0, width in _sides(page, vertical):
             lines = [_shifted(page["lines"][index], x0) for index in kept]
-            logical.append({"number": len(logical) + 1, "width": width,
-                            "height": page.get("height"), "lines": lines})
+            logical.append(PageRecord(number=len(logical) + 1, width=width,
+                                      height=page.get("height"), lines=lines))
             halves.append(Half(page["number"], side, tuple(kept)))
     return logical, halves
 
 
-def _sides(page: dict, vertical: bool):
+def _sides(page: PageRecord, vertical: bool):
     """Yield (side, line indices, x offset, width) of each book page on a PDF page."""
     lines, cut, width = page.get("lines") or [], page.get("gutter"), float(page.get("width") or 1)
     if not cut:
@@ -102,7 +102,7 @@ def labels(found: dict[int, str], halves: list[Half]) -> dict[int, str]:
     return {page: DASH.join(parts) for page, parts in joined.items()}
 
 
-def side_of(page: dict, line: int | None) -> str:
+def side_of(page: PageRecord, line: int | None) -> str:
     """Return "left" or "right": the half of a spread that holds line; "" when not a spread."""
     lines, cut = page.get("lines") or [], page.get("gutter")
     if not cut or line is None or not 0 <= line < len(lines):

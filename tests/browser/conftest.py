@@ -30,7 +30,7 @@ PIPELINE_SECONDS = 240
 
 CREATE_PERSONAS = f"""
 from django.contrib.auth.models import Group, User
-from books.models import LIBRARIANS_GROUP
+from librarian.auth import LIBRARIANS_GROUP
 alice = User.objects.create_user("alice", password="{PERSONAS['alice']}")
 alice.groups.add(Group.objects.get(name=LIBRARIANS_GROUP))
 User.objects.create_user("bob", password="{PERSONAS['bob']}")

@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
+from indexing.toc.numbers import numeral_value
 from librarian.inputs import MAX_QUESTION_CHARS, clean_text
 from retrieval import followups, query
 from retrieval.api import ContextIn
@@ -79,5 +80,9 @@ def test_a_book_name_matches_only_books_on_the_list(name, titles):
 @given(number=st.one_of(st.integers(0, 10**6).map(str),
                         st.text(alphabet="〇一二三四五六七八九十百", min_size=1, max_size=12)))
 @settings(SETTINGS, max_examples=200)
-def test_numbers_in_digits_or_kanji_have_a_value(number):
-    assert query.kanji_number(number) >= 0
+def test_numbers_in_digits_or_kanji_have_a_value_or_none(number):
+    value = numeral_value(number)
+    if number.isdigit():
+        assert value == int(number)
+    else:
+        assert value is None or value >= 0

@@ -1,7 +1,7 @@
 import pytest
 
 from indexing.toc.detect import heading_kind, trailing_page
-from indexing.toc.numbers import kanji_value, parse_page, to_roman
+from indexing.toc.numbers import kanji_value, numeral_value, parse_page, to_roman
 from indexing.toc.text import clean, key, numbering
 
 
@@ -30,6 +30,14 @@ def test_to_roman(value, roman):
 
 def test_kanji_value_rejects_mixed_positional():
     assert kanji_value("三四十") is None
+
+
+@pytest.mark.parametrize("text, value", [
+    ("12", 12), ("１２", 12), ("十二", 12), ("百五", 105), ("二〇", 20), ("三四十", None),
+    ("", None), ("²", 2),
+])
+def test_a_numeral_in_digits_or_kanji_has_one_value(text, value):
+    assert numeral_value(text) == value
 
 
 @pytest.mark.parametrize("title, number, kind, rest", [

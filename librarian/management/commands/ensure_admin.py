@@ -6,7 +6,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand
 
-from books.models import LIBRARIANS_GROUP
+from librarian.auth import LIBRARIANS_GROUP
 
 
 class Command(BaseCommand):

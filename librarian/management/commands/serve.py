@@ -1,12 +1,10 @@
 import logging
-import threading
 
 from daphne.endpoints import build_endpoint_description_strings
-from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from indexing.worker import start_embedded
 from librarian.server import LimitedServer
+from librarian.signals import serving
 
 access_log = logging.getLogger("librarian.access")
 
@@ -29,29 +27,12 @@ class Command(BaseCommand):
     def handle(self, host, port, **options):
         from channels.routing import get_default_application
 
-        threads = settings.LIBRARIAN_WORKER_THREADS
-        if settings.LIBRARIAN_WORKER == "embedded" and threads:
-            start_embedded(threads)
-            self.stdout.write(f"Embedded worker: {threads} thread(s).")
-        threading.Thread(target=_warm, daemon=True, name="librarian-warm").start()
+        for _, said in serving.send(sender=self.__class__):  # workers, indexes ahead
+            if said:
+                self.stdout.write(said)
         self.stdout.write(f"Serving the librarian on http://{host}:{port}/ (Ctrl-C to stop)")
         LimitedServer(
             application=get_default_application(),
             endpoints=build_endpoint_description_strings(host=host, port=port),
             action_logger=log_action,
         ).run()
-
-
-def _warm() -> None:
-    """Load what answering questions needs before the first question comes."""
-    from django.db import close_old_connections
-
-    from retrieval import store
-
-    try:
-        count = store.warm()
-        logging.getLogger(__name__).info("Ready to answer questions on %d book(s)", count)
-    except Exception:
-        logging.getLogger(__name__).exception("Could not load the question indexes ahead")
-    finally:
-        close_old_connections()

@@ -1,4 +1,4 @@
-from books.access import is_librarian
+from librarian.auth import is_librarian
 
 
 def roles(request):

@@ -1,0 +1,176 @@
+"""The one module that writes a book's headings: replace, place, revise, insert, restructure.
+
+Every change ends in ``restructure``, which holds the one rule for the tree and
+the section ends: a heading's section runs to the page before the next heading
+at its level or above; a heading a reviewer rejected leaves the tree (its
+children move up) and bounds nothing, and one a reviewer found not to be in
+the body keeps its place in the tree but bounds nothing either. The index
+stage replaces the headings (reviewers' decisions carried over), the verify
+stage places those the agent found, and a reviewer's decision revises one or
+inserts one after it.
+"""
+
+import logging
+
+from django.db.models import F
+
+from books.models import Book, Heading, HeadingDecision, ReviewFlag
+from indexing.toc.model import Entry
+from indexing.toc.recover import with_ends
+
+Status = Heading.Status
+UNRESOLVED_REASON = "The heading was not found on the pages where the table of contents puts it."
+SHIFT = 10_000_000  # positions moved out of the way while the new headings are made
+SNAPSHOT_FIELDS = ("title", "level", "number", "page", "page_end", "line", "status",
+                   "confidence", "parent_id")
+# What a reviewer's decision sets, carried onto the same entry when the headings are replaced.
+DECIDED_FIELDS = ("title", "level", "number", "page", "line", "status", "confidence")
+logger = logging.getLogger(__name__)
+
+
+def replace(book: Book, entries: list[Entry], inferred: bool) -> list[Heading]:
+    """Replace book's headings with entries and return the new ones, decisions carried over.
+
+    The old headings step aside while the new ones are made, each decided
+    entry's decisions move to the same entry recovered again (same title as
+    recovered, same printed page) and are applied to it, and only then are the
+    old headings deleted. Headings left unplaced are flagged for review.
+    """
+    decided = _decided(book)
+    book.headings.update(position=F("position") + SHIFT)
+    headings = _create(book, entries, inferred)
+    _reapply(decided, headings)
+    Heading.objects.filter(book=book, position__gte=SHIFT).delete()
+    ReviewFlag.objects.bulk_create(
+        ReviewFlag(heading=heading, reason=UNRESOLVED_REASON, severity=severity(heading, headings))
+        for heading in headings
+        if heading.status == Status.UNRESOLVED  # as decided, where a reviewer decided
+    )
+    restructure(book)
+    return headings
+
+
+def _create(book: Book, entries: list[Entry], inferred: bool) -> list[Heading]:
+    parents: list[Heading] = []
+    headings = []
+    for position, entry in enumerate(entries):
+        while parents and parents[-1].level >= entry.level:
+            parents.pop()
+        heading = Heading(
+            book=book, parent=parents[-1] if parents else None, position=position,
+            level=entry.level, number=entry.number[:32], title=entry.title[:1000],
+            printed_page=entry.printed_page or "", page=entry.page, page_end=entry.page_end,
+            status=entry.status, confidence=entry.confidence, line=entry.line,
+            toc_page=entry.toc_page, toc_line=entry.toc_line, inferred=inferred,
+        )
+        heading.save()  # one by one: children need their parent's id
+        headings.append(heading)
+        parents.append(heading)
+    return headings
+
+
+def severity(heading: Heading, headings: list[Heading]) -> int:
+    """Return 3 for an unplaced top-level heading (its whole section has no pages), else 2."""
+    top = min((h.level for h in headings), default=1)
+    return 3 if heading.level == top else 2
+
+
+def _decided(book: Book) -> dict[tuple, list[HeadingDecision]]:
+    """Return the reviewers' decisions on book's headings, oldest first, by the entry decided.
+
+    An entry is known by its title as recovered (before any edit) and its printed page.
+    """
+    decided: dict[int, list[HeadingDecision]] = {}
+    for decision in HeadingDecision.objects.filter(heading__book=book).select_related(
+            "heading").order_by("at", "pk"):
+        decided.setdefault(decision.heading_id, []).append(decision)
+    return {(rows[0].before.get("title"), rows[0].heading.printed_page): rows
+            for rows in decided.values()}
+
+
+def _reapply(decided, headings: list[Heading]) -> None:
+    """Move decisions onto the same entries recovered again and apply the latest of each."""
+    by_entry = {(heading.title, heading.printed_page): heading for heading in headings}
+    for entry, rows in decided.items():
+        heading = by_entry.get(entry)
+        if heading is None:
+            logger.warning("A reviewed entry %r is no longer in the contents; its %d decision(s) "
+                           "go with it", entry[0], len(rows))
+            continue
+        for name in DECIDED_FIELDS:
+            if name in rows[-1].after:
+                setattr(heading, name, rows[-1].after[name])
+        heading.save()
+        HeadingDecision.objects.filter(pk__in=[row.pk for row in rows]).update(heading=heading)
+
+
+def place_by_agent(heading_id: int, page: int, line: int, confidence: float) -> bool:
+    """Place an unplaced heading where the agent found it; return False if it was not unplaced.
+
+    Conditional: a reviewer who decided meanwhile keeps the last word. The
+    caller restructures the book once it has placed what it found.
+    """
+    return bool(Heading.objects.filter(id=heading_id, status=Status.UNRESOLVED).update(
+        status=Status.AGENT, page=page, line=line, confidence=confidence))
+
+
+def snapshot(heading: Heading) -> dict:
+    """Return the fields a decision may change, as JSON-ready data."""
+    return {name: getattr(heading, name) for name in SNAPSHOT_FIELDS}
+
+
+def revise(heading: Heading, change) -> tuple[Heading, dict]:
+    """Return heading as saved after change(heading), and its snapshot from before.
+
+    Call it inside a transaction: the row is locked while it changes, and the
+    book is restructured with it.
+    """
+    heading = Heading.objects.select_for_update().select_related("book").get(pk=heading.pk)
+    before = snapshot(heading)
+    change(heading)
+    heading.save()
+    restructure(heading.book)
+    heading.refresh_from_db()
+    return heading, before
+
+
+def insert_after(heading: Heading, **fields) -> Heading:
+    """Return a new heading made of fields, placed right after heading in its book."""
+    later = Heading.objects.filter(book=heading.book, position__gt=heading.position)
+    later.update(position=F("position") + SHIFT)  # two steps: positions stay unique
+    later.update(position=F("position") - SHIFT + 1)
+    return Heading.objects.create(book=heading.book, position=heading.position + 1, **fields)
+
+
+def restructure(book: Book) -> int:
+    """Recompute parents and section ends (page_end) of book's headings; return how many changed.
+
+    Rejected entries leave the tree (their children move up) and have no
+    section; entries not in the body keep their place in the tree but bound no
+    pages.
+    """
+    headings = list(book.headings.order_by("position"))
+    kept = [h for h in headings if h.status != Status.REJECTED]
+    parents, stack = {}, []
+    for heading in kept:
+        while stack and stack[-1].level >= heading.level:
+            stack.pop()
+        parents[heading.pk] = stack[-1].pk if stack else None
+        stack.append(heading)
+    in_body = [h for h in kept if h.status != Status.ABSENT]
+    entries = with_ends([_entry(h) for h in in_body], book.page_count)
+    ends = {h.pk: entry.page_end for h, entry in zip(in_body, entries)}
+    changed = []
+    for heading in headings:  # a rejected heading keeps its parent, for its history
+        parent, end = parents.get(heading.pk, heading.parent_id), ends.get(heading.pk)
+        if (heading.parent_id, heading.page_end) != (parent, end):
+            heading.parent_id, heading.page_end = parent, end
+            changed.append(heading)
+    Heading.objects.bulk_update(changed, ["parent", "page_end"], batch_size=500)
+    return len(changed)
+
+
+def _entry(heading: Heading) -> Entry:
+    return Entry(level=heading.level, title=heading.title, printed_page=None, page=heading.page,
+                 page_end=None, status=heading.status, confidence=heading.confidence,
+                 line=heading.line, toc_page=heading.toc_page or 0, toc_line=heading.toc_line or 0)

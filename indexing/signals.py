@@ -1,0 +1,31 @@
+"""What the pipeline does when the rest of the project tells it something."""
+
+from django.conf import settings
+from django.dispatch import receiver
+from django.utils import timezone
+
+from books.signals import headings_changed
+from indexing.models import StageRun
+from indexing.worker import nudge_on_commit, start_embedded
+from librarian.signals import serving
+
+
+@receiver(headings_changed)
+def requeue_embed(sender, book, **kwargs):
+    """Queue the embed stage of book again (the database records the work; a worker does it)."""
+    queued = StageRun.objects.filter(book=book, stage="embed").exclude(
+        status=StageRun.Status.RUNNING
+    ).update(status=StageRun.Status.PENDING, attempts=0, available_at=timezone.now(),
+             message="Headings changed.")
+    if queued:
+        nudge_on_commit()
+
+
+@receiver(serving)
+def start_workers(sender, **kwargs) -> str:
+    """Start the embedded worker threads of a served process; return what to tell the console."""
+    threads = settings.LIBRARIAN_WORKER_THREADS
+    if settings.LIBRARIAN_WORKER != "embedded" or not threads:
+        return ""
+    start_embedded(threads)
+    return f"Embedded worker: {threads} thread(s)."
