@@ -15,7 +15,7 @@ from books.forms import BookForm
 from books.models import Book
 from books.registration import RegistrationError
 from books.uploads import limited_api_upload
-from chat import clip
+from books import clip
 from indexing.models import StageRun
 from librarian.auth import LIBRARIANS
 from librarian.errors import ErrorOut, FormErrorOut

@@ -8,9 +8,10 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 
+from books import clip
 from books.access import get_book
 from books.models import Book, Collection
-from chat import actions, answering, clip, examples
+from chat import actions, answering, examples
 from chat.models import Message
 from librarian.inputs import whole_number
 

@@ -4,7 +4,7 @@
 Registers the PDF in a throw-away data directory, gives it the structure a
 finished pipeline would (the PDF's own outline as headings, its page labels as
 printed numbers: the clip's cost does not depend on how they were found), then
-times ``chat.clip.clip_pdf`` for a one-page clip from the middle of the book and
+times ``books.clip.clip_pdf`` for a one-page clip from the middle of the book and
 a clip of the most pages allowed, a few times each, and prints the figures.
 
     python scripts/bench_clip.py ~/.cache/bookbench/pdf/dev/octave.pdf
@@ -59,7 +59,7 @@ def shelve(path: Path):
 
 
 def timed(book, start: int, end: int, repeat: int) -> tuple[list[float], int]:
-    from chat.clip import clip_pdf
+    from books.clip import clip_pdf
 
     seconds, size = [], 0
     for _ in range(repeat):
@@ -76,7 +76,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-clip-") as data_dir:
         setup(data_dir)
-        from chat.clip import max_clip_pages
+        from books.clip import max_clip_pages
 
         book = shelve(args.pdf.expanduser())
         middle = book.page_count // 2

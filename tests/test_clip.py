@@ -8,7 +8,7 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from books.models import Heading, Page
-from chat import clip
+from books import clip
 from tests.pdfs import make_pdf
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,7 @@ from django.urls import reverse
 from pypdf import PdfReader, PdfWriter
 from pypdf.generic import ArrayObject, DictionaryObject, IndirectObject, NameObject, StreamObject
 
-from chat import clip, safepdf
+from books import clip, safepdf
 from tests import hostile
 
 pytestmark = pytest.mark.django_db

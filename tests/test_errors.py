@@ -7,7 +7,7 @@ import pytest
 from books.registration import RegistrationError, read_chunks, register
 from books.review import ReviewError
 from chat.actions import AskError
-from chat.clip import ClipError
+from books.clip import ClipError
 from indexing.contract import StageError
 from librarian.errors import ErrorPageMiddleware, LibrarianError
 

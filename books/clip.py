@@ -1,7 +1,7 @@
 """Clipped pages: a small PDF of exactly a page range of a book's original file.
 
 The clip keeps the original pages as they are (MuPDF copies them, nothing is
-re-rendered, and nothing that could run comes along: see ``chat.safepdf``),
+re-rendered, and nothing that could run comes along: see ``books.safepdf``),
 adds bookmarks for every section of the book that touches the clipped pages,
 nested as in the book, and page labels so a viewer shows the printed page
 numbers where they are known. A page whose printed number is unknown is
@@ -19,7 +19,7 @@ from django.utils.http import content_disposition_header
 from pypdf.constants import PageLabelStyle
 
 from books.models import Heading
-from chat import safepdf
+from books import safepdf
 from indexing.toc.numbers import roman_value
 from librarian.errors import LibrarianError
 from librarian.inputs import whole_number
