@@ -21,6 +21,7 @@ from django.db import IntegrityError, transaction
 from books import storage
 from books.metadata import usable_title
 from books.models import Book
+from books.signals import registered
 from librarian.errors import LibrarianError
 from librarian.inputs import clean_text, megabytes
 
@@ -232,9 +233,6 @@ def _first_text(*texts: str) -> str:
 
 
 def _create(path, sha256, size, facts, filename, title, user) -> Registration:
-    from indexing.runner import create_runs
-    from indexing.worker import nudge_on_commit
-
     filename = clean_text(Path(filename or "book.pdf").name)[:255] or "book.pdf"
     new_blob = storage.store_blob(path, sha256)
     try:
@@ -248,8 +246,7 @@ def _create(path, sha256, size, facts, filename, title, user) -> Registration:
                 page_count=facts.page_count,
                 added_by=user if user and user.is_authenticated else None,
             )
-            create_runs(book)
-            nudge_on_commit()
+            registered.send(sender=Book, book=book)  # the pipeline queues its stages
     except IntegrityError:
         # The same file registered at the same moment by someone else.
         return Registration(Book.objects.get(sha256=sha256), created=False)

@@ -19,9 +19,12 @@ from django.db import close_old_connections, connection
 from django.db.models import Case, Count, Exists, F, OuterRef, Value, When
 from django.utils import timezone
 
+from books.deletion import remove_files
+from books.models import Book
 from indexing.contract import Stage, StageCancelled, StageContext, StageError
 from indexing.models import StageRun
 from indexing.stages import STAGES
+from retrieval import store
 
 logger = logging.getLogger(__name__)
 Status = StageRun.Status
@@ -35,7 +38,8 @@ def worker_name() -> str:
     return f"{socket.gethostname()}:{os.getpid()}:{threading.get_ident()}"
 
 
-def stage_by_name(name: str) -> Stage:
+def stage_by_name(name: str) -> type[Stage]:
+    """Return the class of the stage called name (the runner makes one of it per run)."""
     for stage in STAGES:
         if stage.name == name:
             return stage
@@ -61,8 +65,6 @@ def add_missing_runs() -> int:
     Workers call it as they start, so an upgrade that adds a stage (say,
     verification) also brings the books already on the shelf through it.
     """
-    from books.models import Book
-
     behind = Book.objects.annotate(runs=Count("stage_runs")).filter(runs__lt=len(STAGES))
     count = 0
     for book in behind.iterator():
@@ -235,7 +237,7 @@ class _Heartbeat(threading.Thread):
 def execute(run: StageRun, worker: str, ctx: StageContext | None = None) -> str:
     """Run a claimed stage run to its outcome and return the status recorded."""
     ctx = ctx or StageContext.from_settings()
-    stage = stage_by_name(run.stage)
+    stage = stage_by_name(run.stage)()  # its own object: setup may keep state for this run
     claim = _Claim(run, worker)
     heartbeat = _Heartbeat(claim, settings.LIBRARIAN_CLAIM_TIMEOUT / 3)
     heartbeat.start()
@@ -264,10 +266,8 @@ def execute(run: StageRun, worker: str, ctx: StageContext | None = None) -> str:
 
 def _forget_if_deleted(run: StageRun) -> None:
     """Remove what a stage wrote to disk for a book deleted while it ran."""
-    from books.deletion import remove_files
-    from books.models import Book
-
     if not Book.objects.filter(pk=run.book_id).exists():
+        store.remove(run.book_id)
         remove_files(run.book_id, run.book.sha256)
 
 

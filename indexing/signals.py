@@ -4,10 +4,20 @@ from django.conf import settings
 from django.dispatch import receiver
 from django.utils import timezone
 
-from books.signals import headings_changed
+from books.signals import deleting, headings_changed, registered
 from indexing.models import StageRun
+from indexing.runner import create_runs
 from indexing.worker import nudge_on_commit, start_embedded
 from librarian.signals import serving
+
+STOPPED = "Stopped: the book is being deleted."
+
+
+@receiver(registered)
+def queue_new_book(sender, book, **kwargs):
+    """Create every stage run of a new book; a worker starts once the book is committed."""
+    create_runs(book)
+    nudge_on_commit()
 
 
 @receiver(headings_changed)
@@ -19,6 +29,13 @@ def requeue_embed(sender, book, **kwargs):
              message="Headings changed.")
     if queued:
         nudge_on_commit()
+
+
+@receiver(deleting)
+def stop_running_stage(sender, book, **kwargs):
+    """Take the claim from a stage running on book: its worker writes nothing more for it."""
+    StageRun.objects.filter(book=book, status=StageRun.Status.RUNNING).update(
+        status=StageRun.Status.FAILED, claimed_by="", message=STOPPED)
 
 
 @receiver(serving)

@@ -13,13 +13,15 @@ Status = StageRun.Status
 
 
 class Recorder(Stage):
-    """A stage that records its calls and then does what it is told."""
+    """A stage that records its calls (in its class: the runner makes one per run) and then
+    does what it is told."""
 
-    def __init__(self, name, outcome=None):
-        self.name = name
-        self.title = name
-        self.outcome = outcome
-        self.calls = []
+    outcome = None
+    calls: list
+    made: list
+
+    def __init__(self):
+        self.made.append(self)
 
     def setup(self, ctx):
         self.calls.append("setup")
@@ -35,10 +37,16 @@ class Recorder(Stage):
         self.calls.append("cleanup")
 
 
+def recorder(name):
+    """Return a recording stage class of its own called name."""
+    return type(f"Recorder_{name}", (Recorder,), {"name": name, "title": name, "calls": [],
+                                                  "made": []})
+
+
 @pytest.fixture
 def stages(monkeypatch):
-    """Replace the pipeline with recording stages; return them by name."""
-    pipeline = [Recorder("first"), Recorder("second")]
+    """Replace the pipeline with recording stages; return their classes by name."""
+    pipeline = [recorder("first"), recorder("second")]
     monkeypatch.setattr(runner, "STAGES", pipeline)
     return {stage.name: stage for stage in pipeline}
 
@@ -62,6 +70,15 @@ def test_it_runs_the_stages_in_order_and_records_success(book, stages):
     assert first.claimed_by == ""
     assert stages["first"].calls == ["setup", "run", "cleanup"]
     assert run_of(book, "second").status == Status.DONE
+
+
+def test_each_run_gets_a_stage_object_of_its_own(shelve, english_pdf, japanese_pdf, stages):
+    """Worker threads share the pipeline's list, so state set up for one book stays with it."""
+    shelve(english_pdf, process=False), shelve(japanese_pdf, process=False)
+    assert runner.run_pending("w1") == 4
+    made = stages["first"].made
+    assert len(made) == 2 and made[0] is not made[1]
+    assert stages["first"].calls == ["setup", "run", "cleanup"] * 2
 
 
 def test_a_later_stage_waits_for_the_earlier_one(book):
@@ -171,7 +188,7 @@ def test_a_worker_whose_claim_was_taken_stops_without_recording(book, stages):
 
 
 def test_missing_runs_are_added_for_stages_added_later(book, stages, monkeypatch):
-    monkeypatch.setattr(runner, "STAGES", [*runner.STAGES, Recorder("third")])
+    monkeypatch.setattr(runner, "STAGES", [*runner.STAGES, recorder("third")])
     runner.create_runs(book)
     assert list(book.stage_runs.values_list("stage", "position")) == [
         ("first", 0), ("second", 1), ("third", 2),

@@ -4,7 +4,8 @@ import pytest
 from django.urls import reverse
 
 from books import search
-from books.deletion import REMOVED_NOTE, delete_book
+from books.deletion import delete_book
+from chat.signals import REMOVED_NOTE
 from books.models import Book, Collection, Heading, Page, ReviewFlag
 from books.storage import blob_path, data_dir
 from chat.models import Conversation, Message

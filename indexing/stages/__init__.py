@@ -7,4 +7,6 @@ from indexing.stages.ocr import OcrStage
 from indexing.stages.previews import PreviewsStage
 from indexing.stages.verify import VerifyStage
 
-STAGES = [PreviewsStage(), OcrStage(), IngestStage(), IndexStage(), VerifyStage(), EmbedStage()]
+STAGES = [PreviewsStage, OcrStage, IngestStage, IndexStage, VerifyStage, EmbedStage]
+"""The stage classes in order; the runner makes a stage of one for each run, as worker
+threads share this list and a stage's setup keeps what it loaded on itself."""
