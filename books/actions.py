@@ -8,9 +8,6 @@ from books.registration import (
     read_chunks,
     register,
 )
-from indexing import runner
-from indexing.models import StageRun
-from indexing.worker import nudge
 from librarian.inputs import megabytes
 
 
@@ -42,11 +39,3 @@ def register_uploads(files, user, oversized=(), title: str = "") -> list[Outcome
             outcomes.append(Outcome(upload.name, result.book, result.created, warnings=result.warnings))
     return outcomes
 
-
-def retry_stage(book, stage: str) -> bool:
-    """Queue a failed stage of book again; return False if it had not failed."""
-    run = StageRun.objects.filter(book=book, stage=stage).first()
-    if run is None or not runner.retry(run):
-        return False
-    nudge()
-    return True

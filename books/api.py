@@ -3,20 +3,18 @@
 from datetime import datetime
 from urllib.parse import urlencode
 
-from django.http import QueryDict
 from django.db.models import Prefetch
+from django.http import QueryDict
 from ninja import File, Form, Router, Schema, Status
 from ninja.decorators import decorate_view
 from ninja.files import UploadedFile
 
-from books import actions, deletion, editing, hits, manage_views
+from books import actions, clip, deletion, editing, hits, manage_views
 from books.access import get_book
 from books.forms import BookForm
 from books.models import Book
 from books.registration import RegistrationError
 from books.uploads import limited_api_upload
-from books import clip
-from indexing.models import StageRun
 from librarian.auth import LIBRARIANS
 from librarian.errors import ErrorOut, FormErrorOut
 from librarian.inputs import CleanStr, Id
@@ -117,18 +115,7 @@ def book_out(book: Book) -> dict:
         "original_filename": book.original_filename,
         "size_bytes": book.size_bytes,
         "added_at": book.added_at,
-        "stages": {
-            run.stage: {
-                "status": run.status,
-                "done": run.done,
-                "total": run.total,
-                "attempts": run.attempts,
-                "seconds": run.seconds,
-                "summary": run.summary,
-                "error": run.message if run.status != StageRun.Status.DONE else "",
-            }
-            for run in sorted(runs, key=lambda run: run.position)
-        },
+        "stages": {run.stage: run for run in sorted(runs, key=lambda run: run.position)},
     }
 
 
@@ -201,15 +188,6 @@ def delete_book(request, book_id: Id):
 def original(request, book_id: Id):
     """The file as it was registered, under its original name."""
     return manage_views.original_file(get_book(book_id))
-
-
-@router.post("/books/{book_id}/stages/{stage}/retry", response={200: BookOut, 409: ErrorOut},
-             auth=LIBRARIANS)
-def retry_stage(request, book_id: Id, stage: str):
-    book = get_book(book_id)
-    if not actions.retry_stage(book, stage):
-        return Status(409, {"code": "not_failed", "detail": "That stage has not failed."})
-    return book_out(book)
 
 
 @router.get("/books/{book_id}/pages/{number}", response={200: PageOut, 404: ErrorOut})

@@ -16,7 +16,6 @@ from books.access import get_book
 from books.forms import BookForm, CollectionForm
 from books.metadata import suggestions
 from books.models import Collection
-from indexing.models import StageRun
 from librarian.auth import librarian_required
 
 
@@ -45,7 +44,6 @@ def delete_book(request, pk):
         return redirect("shelf")
     context = {
         "book": book,
-        "running": book.stage_runs.filter(status=StageRun.Status.RUNNING).first(),
         "headings": book.headings.count(),
         "to_review": review.open_counts([book.pk]).get(book.pk, 0),
     }

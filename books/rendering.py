@@ -14,8 +14,8 @@ from pathlib import Path
 import pymupdf
 from django.conf import settings
 
+from books.page_limits import PageTooLarge, bounded_scale, check_page
 from books.storage import cache_dir
-from indexing.ocr.render import PageTooLarge, bounded_scale, check_page
 
 WIDTHS = {"thumb": 240, "page": 1400, "large": 2400}
 PREVIEW = "thumb"  # the size the pipeline makes for every page

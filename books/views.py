@@ -8,7 +8,7 @@ from urllib.parse import urlencode
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.db.models import Count, Prefetch
+from django.db.models import Count
 from django.http import FileResponse, Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -21,20 +21,17 @@ from books.access import get_book
 from books.models import Book, Collection
 from books.registration import Limits
 from books.tree import build_tree, heading_counts
-from indexing.models import StageRun, pipeline_active
-from indexing.stages import STAGES
 from librarian.auth import is_librarian, librarian_required
 
 MAX_QUERY = 1000
 SEARCH_LIMIT = 100
 THUMBS_PER_PAGE = 48
 BOOKS_PER_PAGE = 60
-STAGE_TITLES = {stage.name: stage.title for stage in STAGES}
-STAGE_UNITS = {stage.name: stage.unit for stage in STAGES}
 
 
 def _with_runs(books):
-    return books.prefetch_related(Prefetch("stage_runs", queryset=StageRun.objects.order_by("position")))
+    """Fetch the books' stage runs with them, for their badges (runs come in stage order)."""
+    return books.prefetch_related("stage_runs")
 
 
 def _fragment(request, template, partial):
@@ -52,7 +49,6 @@ def shelf(request):
     shelf_page = Paginator(_with_runs(books), BOOKS_PER_PAGE).get_page(request.GET.get("p"))
     listed = list(shelf_page)
     context = {"books": listed, "shelf_page": shelf_page,
-               "active": any(pipeline_active(book.stage_runs.all()) for book in listed),
                "limits": Limits.from_settings(), "collections": collections, "chosen": chosen,
                "filter": f"&collection={chosen.pk}" if chosen else "",
                "review_counts": review.open_counts([book.pk for book in listed])
@@ -122,43 +118,8 @@ def book(request, pk):
         "heading_counts": heading_counts(headings),
         "review_count": review.open_counts([book.pk]).get(book.pk, 0)
         if is_librarian(request.user) else 0,
-        **_progress_context(book),
     }
     return render(request, "books/book.html", context)
-
-
-def _progress_context(book):
-    runs = list(book.stage_runs.order_by("position"))
-    return {
-        "runs": runs,
-        "active": pipeline_active(runs),
-        "all_done": bool(runs) and all(run.status == StageRun.Status.DONE for run in runs),
-        "seconds": sum(run.seconds or 0 for run in runs),
-        "stage_titles": STAGE_TITLES,
-        "stage_units": STAGE_UNITS,
-    }
-
-
-@login_required
-@require_GET
-def book_progress(request, pk):
-    book = get_book(pk)
-    context = {"book": book, **_progress_context(book)}
-    response = render(request, "books/book.html#progress", context)
-    if request.htmx and not context["active"]:
-        response["HX-Refresh"] = "true"  # the run is over: reload once to show what it made
-    return response
-
-
-@librarian_required
-@require_POST
-def retry_stage(request, pk, stage):
-    book = get_book(pk)
-    if not actions.retry_stage(book, stage):
-        messages.warning(request, "That stage has not failed, so there is nothing to retry.")
-    if request.htmx:
-        return render(request, "books/book.html#progress", {"book": book, **_progress_context(book)})
-    return redirect(book)
 
 
 @login_required

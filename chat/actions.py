@@ -3,6 +3,7 @@
 from django.db import transaction
 from django.shortcuts import get_object_or_404
 
+from books.editing import book_ids_in
 from books.models import Book
 from chat.models import TITLE_LENGTH, Conversation, Message
 from librarian.errors import LibrarianError
@@ -56,8 +57,6 @@ def check_question(text: str, book_id: str | None,
 
 def _in_collection(collection_id: str) -> list[int]:
     """Return the ids of the books in a collection, or raise AskError."""
-    from books.editing import book_ids_in
-
     books = book_ids_in(collection_id)
     if books is None:
         raise AskError("no_collection", "That collection is not on the shelf any more.")

@@ -41,6 +41,11 @@ class StageRun(models.Model):
         return f"{self.stage} of book {self.book_id}: {self.status}"
 
     @property
+    def error(self) -> str:
+        """The last error, for people; none once the stage is done."""
+        return "" if self.status == self.Status.DONE else self.message
+
+    @property
     def percent(self):
         if self.status == self.Status.DONE:
             return 100

@@ -9,6 +9,7 @@ from ninja.security import django_auth
 from books.api import router as books_router
 from books.collections_api import router as collections_router
 from books.review_api import router as review_router
+from indexing.api import router as indexing_router
 from librarian.auth import BasicAuth
 from librarian.errors import LibrarianError, api_error
 from retrieval.api import router as retrieval_router
@@ -81,6 +82,7 @@ api = LibrarianAPI(
 )
 api.add_router("/", books_router)
 api.add_router("/", collections_router)
+api.add_router("/", indexing_router)
 api.add_router("/", retrieval_router)
 api.add_router("/", review_router)
 

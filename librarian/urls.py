@@ -22,5 +22,6 @@ urlpatterns = [
     path("api/", api.urls),
     path("", include("books.review_urls")),
     path("", include("books.urls")),
+    path("", include("indexing.urls")),
     path("", include("chat.urls")),
 ]

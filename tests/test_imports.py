@@ -30,10 +30,6 @@ ALLOWED = {
 }
 """Which packages each package may import (besides itself and third-party code)."""
 
-# Imports that still run against ALLOWED: each commit that untangles one takes it off.
-# An entry no longer found fails the test too, so the list only shrinks.
-KNOWN = {("books", "indexing")}
-
 
 def package_of(module: str) -> str | None:
     """Return the package (as in ALLOWED) that a dotted module name belongs to, or None."""
@@ -113,18 +109,14 @@ def test_the_allowed_table_has_no_cycle():
 
 
 def test_every_import_between_packages_is_allowed():
-    found = edges()
-    wrong = {edge: where for edge, where in found.items()
-             if edge[1] not in ALLOWED[edge[0]] and edge not in KNOWN}
+    wrong = {edge: where for edge, where in edges().items() if edge[1] not in ALLOWED[edge[0]]}
     assert wrong == {}, "\n".join(line for where in wrong.values() for line in where)
-    gone = KNOWN - set(found)
-    assert not gone, f"untangled, take them off KNOWN: {sorted(gone)}"
 
 
 def test_no_two_packages_import_each_other():
     found = set(edges())
     two_way = sorted((a, b) for a, b in found if (b, a) in found and a < b)
-    assert [pair for pair in two_way if pair not in KNOWN and pair[::-1] not in KNOWN] == []
+    assert two_way == []
 
 
 def test_the_contents_core_imports_no_app():

@@ -6,6 +6,7 @@ directory by ``retrieval.store``; questions read them from there. A rebuild
 """
 
 from indexing.contract import Stage
+from retrieval import store
 
 
 class EmbedStage(Stage):
@@ -14,8 +15,6 @@ class EmbedStage(Stage):
     unit = "passages"
 
     def run(self, ctx, book, progress) -> str:
-        from retrieval import store
-
         progress(0, 1)
         # A reviewer may change headings while the index is built (the change
         # cannot queue this run again while it runs): build again until the

@@ -20,12 +20,13 @@ import pymupdf
 from django.db import transaction
 
 from books.models import Page
+from books.page_limits import PageTooLarge, check_drawing
 from books.registration import active_content
 from indexing import textlayer
 from indexing.contract import Stage, StageError
 from indexing.ocr import read
 from indexing.ocr.engines import ENGINES, EngineUnavailable, get_engine
-from indexing.ocr.render import PageTooLarge, check_drawing, render
+from indexing.ocr.render import render
 from indexing.prefetch import prefetch
 
 logger = logging.getLogger(__name__)
