@@ -6,4 +6,4 @@ class IndexingConfig(AppConfig):
     verbose_name = "Indexing pipeline"
 
     def ready(self):
-        from indexing import signals  # noqa: F401
+        from indexing import checks, signals  # noqa: F401  (registers them)

@@ -4,6 +4,7 @@ Every variable read here is listed in the README's settings table.
 """
 
 import os
+import re
 import secrets
 from pathlib import Path
 
@@ -69,6 +70,16 @@ def env_choice(name: str, default: str, choices: tuple[str, ...]) -> str:
         return default
     if value not in choices:
         raise _bad(name, value, "one of " + ", ".join(choices))
+    return value
+
+
+def env_pattern(name: str, default: str, pattern: str, expected: str) -> str:
+    """Return the setting if the whole of it matches pattern (say, a device like gpu:0)."""
+    value = _raw(name)
+    if value is None:
+        return default
+    if not re.fullmatch(pattern, value):
+        raise _bad(name, value, expected)
     return value
 
 

@@ -12,6 +12,7 @@ from librarian.config import (
     env_int,
     env_list,
     env_model,
+    env_pattern,
     env_path,
     env_str,
     secret_key,
@@ -52,7 +53,7 @@ LIBRARIAN_REDIS_URL = env_str("REDIS_URL")
 
 # Reading scanned pages.
 LIBRARIAN_OCR_ENGINE = env_choice("OCR_ENGINE", "rapidocr", ("rapidocr", "paddleocr", "none"))
-LIBRARIAN_OCR_DEVICE = env_str("OCR_DEVICE", "cpu")
+LIBRARIAN_OCR_DEVICE = env_pattern("OCR_DEVICE", "cpu", r"[a-z]+(:[0-9]+)?", "cpu, gpu or gpu:N")
 LIBRARIAN_OCR_THREADS = env_int("OCR_THREADS", 0, minimum=0, maximum=256)
 LIBRARIAN_OCR_BATCH_PAGES = env_int("OCR_BATCH_PAGES", 2, minimum=1, maximum=64)
 LIBRARIAN_OCR_MIN_CONFIDENCE = env_float("OCR_MIN_CONFIDENCE", 0.3, minimum=0.0, maximum=1.0)
@@ -231,13 +232,14 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 
+LOG_LEVEL = env_choice("LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"))
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "loggers": {
-        **{name: {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")}
+        **{name: {"handlers": ["console"], "level": LOG_LEVEL}
            for name in ("librarian", "books", "indexing", "chat")},
         # Django logs an unhandled exception (with its traceback) to django.request at
         # ERROR, and security events to django.security; its default handlers only

@@ -6,4 +6,4 @@ class RetrievalConfig(AppConfig):
     verbose_name = "Questions"
 
     def ready(self):
-        from retrieval import signals  # noqa: F401
+        from retrieval import checks, signals  # noqa: F401  (registers them)
