@@ -89,6 +89,7 @@ INSTALLED_APPS = [
     "indexing",
     "chat",
     "retrieval",
+    "bench",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",

@@ -43,7 +43,7 @@ def main():
     django.setup()
     from books.models import Book
     from retrieval import ask, synthesis
-    from retrieval.bench_natural import matches
+    from bench.natural import matches
 
     ids = {b.original_filename.rsplit(".", 1)[0]: b.pk for b in Book.objects.all()}
     rows = [json.loads(line) for line in QUESTIONS.read_text().splitlines() if line.strip()]

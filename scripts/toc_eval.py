@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from indexing.bench_toc import align  # noqa: E402
+from bench.toc import align  # noqa: E402
 from indexing.toc import recover  # noqa: E402
 
 BOOKS = ["memman", "octave", "beamer", "faq", "devref-ja", "maint-ja", "jlshort"]

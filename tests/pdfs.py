@@ -72,7 +72,7 @@ def scan_of(source: Path, target: Path, dpi: int = 150) -> Path:
 
 def make_vertical_pdf(path: Path, columns: list[str], fontsize: float = 14) -> Path:
     """Write one page of vertical Japanese (縦書き): columns right to left, characters upright."""
-    from indexing.bench_vertical import typeset
+    from bench.vertical import typeset
 
     with typeset(columns, fontsize) as document:
         document.save(path)

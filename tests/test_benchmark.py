@@ -2,8 +2,8 @@
 
 from types import SimpleNamespace
 
-from indexing.bench_toc import score_toc
-from indexing.benchmark import char_errors, measure_ocr, ordered_text, squeeze, trailing_numbers
+from bench.toc import score_toc
+from bench.ocr import char_errors, measure_ocr, ordered_text, squeeze, trailing_numbers
 
 
 def line(text, x0=0, y0=0, x1=100, y1=10):
@@ -70,7 +70,7 @@ def test_toc_scores_count_matches_levels_and_placements():
 
 
 def test_toc_digits_are_whole_numbers_wherever_they_stand():
-    from indexing.benchmark import numbers
+    from bench.ocr import numbers
 
     counted = numbers([line("Introduction.......5"), line("8.1.1 Block paragraph 127, 8.1.2 Lists 128"),
                        line("3.2 Sails ..12"), line("１２")])
@@ -78,7 +78,7 @@ def test_toc_digits_are_whole_numbers_wherever_they_stand():
 
 
 def test_books_with_parts_are_told_by_their_truth():
-    from indexing.bench_variants import has_parts
+    from bench.variants import has_parts
 
     def gt(*titles):
         return {"outline": [{"level": 1, "title": t, "toc_text": t, "in_printed_toc": True}
@@ -90,7 +90,7 @@ def test_books_with_parts_are_told_by_their_truth():
 
 
 def test_variants_find_their_scans_and_truth(tmp_path):
-    from indexing.bench_variants import cases
+    from bench.variants import cases
 
     truth, bench = tmp_path / "truth", tmp_path / "bench"
     (truth / "gt").mkdir(parents=True)

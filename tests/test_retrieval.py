@@ -271,7 +271,7 @@ def test_the_ask_command_prints_json(shelf):
 
 
 def test_the_benchmark_asks_known_item_questions(sailing, tmp_path):
-    from retrieval import bench
+    from bench import known_items as bench
 
     (tmp_path / "questions").mkdir()
     question = {"qid": "sail-q001", "query": "Its sheets lead aft to the winches in the cockpit.",

@@ -1,6 +1,6 @@
 """Scoring who placed the headings (code, agent, nobody) against bookbench truth (pure)."""
 
-from indexing.bench_toc import align
+from bench.toc import align
 
 CODE = ("exact", "fuzzy", "offset")
 

@@ -9,7 +9,7 @@ import re
 
 import pymupdf
 
-from indexing.benchmark import char_errors
+from bench.ocr import char_errors
 from indexing.ocr import layout
 from indexing.ocr.render import render
 from indexing.toc.numbers import kanji_value

@@ -12,12 +12,13 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
+from bench import variants as bench_variants
+from bench import vertical as bench_vertical
+from bench.ocr import measure_ocr, ratio
+from bench.toc import score_toc
+from bench.verify import score_verify
 from books.models import Book
 from indexing import textlayer
-from indexing import bench_variants, bench_vertical
-from indexing.bench_toc import score_toc
-from indexing.bench_verify import score_verify
-from indexing.benchmark import measure_ocr, ratio
 from indexing.contract import StageContext
 from indexing.ocr.engines import get_engine
 from indexing.stages.index import load_pages
@@ -110,15 +111,15 @@ class Command(BaseCommand):
 
     def _questions(self, ids, which, bench_dir, truth_dir) -> dict:
         """Ask the known-item questions; books are found by content, else by file name."""
-        from retrieval import bench
+        from bench import known_items  # loads the question indexes: only when asked
 
-        return bench.bench(ids, truth_dir, _finder(bench_dir, which), self.stdout.write)
+        return known_items.bench(ids, truth_dir, _finder(bench_dir, which), self.stdout.write)
 
     def _natural(self, which, bench_dir, truth_dir) -> dict:
         """Ask the natural reader questions of every book in the data directory."""
-        from retrieval import bench_natural
+        from bench import natural
 
-        return bench_natural.bench(truth_dir, _finder(bench_dir, which), self.stdout.write)
+        return natural.bench(truth_dir, _finder(bench_dir, which), self.stdout.write)
 
     def _vertical(self) -> dict:
         """Print and return what the OCR engine gives on typeset vertical pages."""
