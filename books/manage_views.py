@@ -11,7 +11,8 @@ from django.http import FileResponse, Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from books import deletion, editing, review
+from books import deletion, editing
+from books.review import decisions
 from books.access import get_book
 from books.forms import BookForm, CollectionForm
 from books.metadata import suggestions
@@ -45,7 +46,7 @@ def delete_book(request, pk):
     context = {
         "book": book,
         "headings": book.headings.count(),
-        "to_review": review.open_counts([book.pk]).get(book.pk, 0),
+        "to_review": decisions.open_counts([book.pk]).get(book.pk, 0),
     }
     return render(request, "books/delete.html", context)
 

@@ -16,7 +16,8 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_POST
 
-from books import actions, editing, hits, rendering, review, uploads, viewer
+from books import actions, editing, hits, rendering, uploads, viewer
+from books.review import decisions
 from books.access import get_book
 from books.models import Book, Collection
 from books.registration import Limits
@@ -51,7 +52,7 @@ def shelf(request):
     context = {"books": listed, "shelf_page": shelf_page,
                "limits": Limits.from_settings(), "collections": collections, "chosen": chosen,
                "filter": f"&collection={chosen.pk}" if chosen else "",
-               "review_counts": review.open_counts([book.pk for book in listed])
+               "review_counts": decisions.open_counts([book.pk for book in listed])
                if is_librarian(request.user) else {}}
     return render(request, _fragment(request, "books/shelf.html", "book-list"), context)
 
@@ -116,7 +117,7 @@ def book(request, pk):
         "thumbs": thumbs,
         "tree": build_tree(headings),
         "heading_counts": heading_counts(headings),
-        "review_count": review.open_counts([book.pk]).get(book.pk, 0)
+        "review_count": decisions.open_counts([book.pk]).get(book.pk, 0)
         if is_librarian(request.user) else 0,
     }
     return render(request, "books/book.html", context)

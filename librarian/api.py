@@ -8,7 +8,7 @@ from ninja.security import django_auth
 
 from books.api import router as books_router
 from books.collections_api import router as collections_router
-from books.review_api import router as review_router
+from books.review.api import router as review_router
 from indexing.api import router as indexing_router
 from librarian.auth import BasicAuth
 from librarian.errors import LibrarianError, api_error

@@ -20,7 +20,7 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("api/", api.urls),
-    path("", include("books.review_urls")),
+    path("", include("books.review.urls")),
     path("", include("books.urls")),
     path("", include("indexing.urls")),
     path("", include("chat.urls")),

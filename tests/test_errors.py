@@ -5,7 +5,7 @@ from unittest.mock import ANY
 import pytest
 
 from books.registration import RegistrationError, read_chunks, register
-from books.review import ReviewError
+from books.review.decisions import ReviewError
 from chat.actions import AskError
 from books.clip import ClipError
 from indexing.contract import StageError

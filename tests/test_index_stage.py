@@ -118,14 +118,14 @@ def test_a_book_without_structure_says_so(shelve, english_pdf, monkeypatch, bob_
 
 
 def test_reviewers_decisions_survive_the_stage_running_again(indexed, django_user_model):
-    from books import review
+    from books.review import decisions
     from books.models import HeadingDecision
 
     book, _ = indexed
     alice = django_user_model.objects.create_user("reviewer")
     jib = book.headings.get(title="1.2 Jib")
-    review.do_place(jib, alice, 3)
-    review.do_edit(book.headings.get(title="2 Knots"), alice, "2 Knots and hitches", 1)
+    decisions.do_place(jib, alice, 3)
+    decisions.do_edit(book.headings.get(title="2 Knots"), alice, "2 Knots and hitches", 1)
 
     book.stage_runs.filter(stage="index").update(status="pending")
     run_pending("w", book_id=book.pk)

@@ -7,9 +7,10 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
-from books import headings, review
+from books import headings
+from books.review import decisions
 from books.models import Heading, HeadingDecision, ReviewFlag
-from books.review_items import build_item
+from books.review.items import build_item
 from books.signals import headings_changed
 from books.tree import build_tree
 from indexing.runner import run_pending
@@ -113,9 +114,9 @@ def test_the_queue_orders_by_book_then_severity_and_counts(alice_client, boats, 
     ReviewFlag.objects.create(heading=high, reason="again", severity=1)
     ReviewFlag.objects.create(heading=heading(boats, "1 Sails"), reason="old", severity=5,
                               resolved_at="2026-01-01T00:00Z")
-    assert [h.title for h in review.queue()] == ["High", "Low", "2 Knots"]  # Anchors < Boats
-    assert review.open_counts() == {other.pk: 2, boats.pk: 1}
-    assert review.open_total() == 3
+    assert [h.title for h in decisions.queue()] == ["High", "Low", "2 Knots"]  # Anchors < Boats
+    assert decisions.open_counts() == {other.pk: 2, boats.pk: 1}
+    assert decisions.open_total() == 3
     response = alice_client.get(reverse("review"))
     assert response.context["item"].heading == high
     content = response.content.decode()
@@ -173,7 +174,7 @@ def test_placing_on_a_page_records_who_what_and_moves_on(alice_client, alice, bo
     sails.refresh_from_db()
     assert sails.page_end == 3  # the section now ends before Knots
     assert knots.page_end == 5
-    assert review.open_total() == 0
+    assert decisions.open_total() == 0
     assert response["Location"] == reverse("review")
 
 
@@ -231,8 +232,8 @@ def test_rejecting_removes_the_entry_from_the_tree_but_keeps_its_history(alice_c
 
 
 def test_the_toc_command_leaves_rejected_entries_out(alice, boats):
-    review.do_reject(heading(boats, "3 Anchors"), alice)
-    review.do_absent(heading(boats, "2 Knots"), alice)
+    decisions.do_reject(heading(boats, "3 Anchors"), alice)
+    decisions.do_absent(heading(boats, "2 Knots"), alice)
     out = StringIO()
     call_command("toc", boats.pk, stdout=out)
     assert "Anchors" not in out.getvalue()
@@ -283,8 +284,8 @@ def test_every_decision_sends_headings_changed(alice, boats):
 
     headings_changed.connect(listener)
     try:
-        review.do_place(heading(boats, "2 Knots"), alice, 4)
-        review.do_edit(heading(boats, "2 Knots"), alice, "2 Knots", 1)
+        decisions.do_place(heading(boats, "2 Knots"), alice, 4)
+        decisions.do_edit(heading(boats, "2 Knots"), alice, "2 Knots", 1)
     finally:
         headings_changed.disconnect(listener)
     assert seen == [boats.pk, boats.pk]
@@ -297,7 +298,7 @@ def test_a_failing_listener_undoes_the_decision(alice, boats):
     headings_changed.connect(broken)
     try:
         with pytest.raises(RuntimeError):
-            review.do_place(heading(boats, "2 Knots"), alice, 4)
+            decisions.do_place(heading(boats, "2 Knots"), alice, 4)
     finally:
         headings_changed.disconnect(broken)
     knots = heading(boats, "2 Knots")
@@ -306,7 +307,7 @@ def test_a_failing_listener_undoes_the_decision(alice, boats):
 
 def test_the_tree_links_each_heading_to_its_history(bob_client, alice, boats):
     knots = heading(boats, "2 Knots")
-    review.do_place(knots, alice, 4)
+    decisions.do_place(knots, alice, 4)
     content = bob_client.get(reverse("book", args=[boats.pk])).content.decode()
     url = reverse("heading", args=[boats.pk, knots.pk])
     assert f'href="{url}"' in content

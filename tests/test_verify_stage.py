@@ -291,11 +291,11 @@ def test_a_reviewer_who_decided_meanwhile_keeps_the_last_word(book_with):
 
 
 def test_section_ends_skip_a_rejected_heading_when_index_and_verify_run_again(book_with, alice):
-    from books import review
+    from books.review import decisions
     from indexing.models import StageRun
 
     book, _ = book_with(answer_jib_at())
-    review.do_reject(book.headings.get(number="2"), alice)  # "2 Knots" is not a real entry
+    decisions.do_reject(book.headings.get(number="2"), alice)  # "2 Knots" is not a real entry
     book.stage_runs.filter(stage__in=["index", "verify"]).update(status=StageRun.Status.PENDING)
     run_pending("test-worker", stages=["index", "verify"], book_id=book.pk)
     assert jib(book).status == "agent"  # asked again and placed: the verify stage wrote ends

@@ -1,7 +1,7 @@
 from django import template
 
-from books import review
 from books.models import HeadingDecision, ReviewFlag
+from books.review import decisions
 
 register = template.Library()
 
@@ -12,7 +12,7 @@ FIELD_NAMES = {"title": "title", "level": "level", "page": "page", "page_end": "
 @register.simple_tag
 def open_review_count() -> int:
     """Return how many headings wait for review, across the shelf."""
-    return review.open_total()
+    return decisions.open_total()
 
 
 @register.filter

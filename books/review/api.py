@@ -5,9 +5,9 @@ from datetime import datetime
 from django.shortcuts import get_object_or_404
 from ninja import Router, Schema
 
-from books import review
+from books.review import decisions
 from books.models import Heading
-from books.review_items import build_item, line_on
+from books.review.items import build_item, line_on
 from librarian.auth import require_librarian
 from librarian.errors import ErrorOut
 from librarian.inputs import CleanStr, Id
@@ -108,7 +108,7 @@ def queue(request, book_id: Id | None = None, limit: int = 100):
     """List the headings waiting for review, by book, then severity, then reading order."""
     require_librarian(request)
     limit = max(1, min(limit, MAX_LIMIT))
-    rows = review.queue(book_id).select_related("book")[:limit]
+    rows = decisions.queue(book_id).select_related("book")[:limit]
     return [{**HeadingOut.from_orm(h).dict(), "book_title": h.book.title,
              "severity": h.severity} for h in rows]
 
@@ -129,7 +129,7 @@ def item(request, heading_id: int):
              "similarity": c.match.similar if c.match else 0.0}
             for c in found.candidates
         ],
-        "open_flags": list(review.open_flags().filter(heading=heading)),
+        "open_flags": list(decisions.open_flags().filter(heading=heading)),
         "decisions": [_decision(d) for d in heading.decisions.select_related("user")],
     }
 
@@ -139,33 +139,33 @@ def place(request, heading_id: int, body: PlaceIn):
     """Place the heading on a physical page: confirm where it is, or move it."""
     require_librarian(request)
     heading = _heading(heading_id)
-    page = review.check_page(heading.book, body.page)
-    return _decided(review.do_place(heading, request.user, page, line_on(heading, page)))
+    page = decisions.check_page(heading.book, body.page)
+    return _decided(decisions.do_place(heading, request.user, page, line_on(heading, page)))
 
 
 @router.post("/review/{heading_id}/edit", response={200: DecidedOut, 400: ErrorOut})
 def edit(request, heading_id: int, body: EditIn):
     """Correct the title or level (the heading stays in the queue until placed)."""
     require_librarian(request)
-    return _decided(review.do_edit(_heading(heading_id), request.user, body.title, body.level))
+    return _decided(decisions.do_edit(_heading(heading_id), request.user, body.title, body.level))
 
 
 @router.post("/review/{heading_id}/absent", response=DecidedOut)
 def absent(request, heading_id: int):
     """Record that the entry is not in the body: it keeps no page."""
     require_librarian(request)
-    return _decided(review.do_absent(_heading(heading_id), request.user))
+    return _decided(decisions.do_absent(_heading(heading_id), request.user))
 
 
 @router.post("/review/{heading_id}/reject", response=DecidedOut)
 def reject(request, heading_id: int):
     """Reject the entry: out of the tree and search, kept with its history."""
     require_librarian(request)
-    return _decided(review.do_reject(_heading(heading_id), request.user))
+    return _decided(decisions.do_reject(_heading(heading_id), request.user))
 
 
 @router.post("/review/{heading_id}/split", response={200: DecidedOut, 400: ErrorOut})
 def split(request, heading_id: int, body: SplitIn):
     """Split an entry that holds two: the first keeps the heading, the second follows it."""
     require_librarian(request)
-    return _decided(review.do_split(_heading(heading_id), request.user, body.first, body.second))
+    return _decided(decisions.do_split(_heading(heading_id), request.user, body.first, body.second))

@@ -1,4 +1,4 @@
-"""The review queue for librarians: thin views over books.review and books.review_items.
+"""The review queue for librarians: thin views over books.review.decisions and books.review.items.
 
 Every review URL is for librarians only; a heading's history page is for every
 reader. Actions answer htmx with the next item (and the queue and counts out of
@@ -13,10 +13,11 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from books import rendering, review
+from books import rendering
+from books.review import decisions
 from books.access import get_book
 from books.models import Heading, HeadingDecision
-from books.review_items import build_item, line_on, printed_line
+from books.review.items import build_item, line_on, printed_line
 from books.tree import breadcrumb
 from librarian.auth import librarian_required
 from librarian.inputs import whole_number
@@ -35,19 +36,19 @@ def _heading(pk) -> Heading:
 
 
 def _context(request, heading, book_id, error=""):
-    queue = list(review.queue(book_id).select_related("book")[:QUEUE_SHOWN])
+    queue = list(decisions.queue(book_id).select_related("book")[:QUEUE_SHOWN])
     ids = [h.pk for h in queue]
     item = build_item(heading) if heading else None
-    skip = review.following(review.queue_ids(book_id), heading.pk, book_id) if heading else None
+    skip = decisions.following(decisions.queue_ids(book_id), heading.pk, book_id) if heading else None
     return {
         "item": item,
         "queue": queue,
-        "queue_total": review.open_total() if book_id is None else len(review.queue_ids(book_id)),
+        "queue_total": decisions.open_total() if book_id is None else len(decisions.queue_ids(book_id)),
         "queued": heading is not None and heading.pk in ids,
         "skip_to": skip,
         "book_filter": get_book(book_id) if book_id else None,
         "crumbs": _crumbs(heading) if heading else [],
-        "open_flags": list(review.open_flags().filter(heading=heading)) if heading else [],
+        "open_flags": list(decisions.open_flags().filter(heading=heading)) if heading else [],
         "agent_reasons": _agent_reasons(heading) if heading else [],
         "decisions": _decisions(heading) if heading else [],
         "recent": HeadingDecision.objects.select_related("heading__book", "user")
@@ -74,7 +75,7 @@ def _decisions(heading):
 @require_GET
 def queue(request):
     book_id = _book_filter(request)
-    first = review.queue(book_id).first()
+    first = decisions.queue(book_id).first()
     heading = _heading(first.pk) if first else None
     return render(request, TEMPLATE, _context(request, heading, book_id))
 
@@ -92,31 +93,31 @@ def item(request, pk):
 def decide(request, pk, action):
     heading = _heading(pk)
     book_id = _book_filter(request)
-    ids = review.queue_ids(book_id)
+    ids = decisions.queue_ids(book_id)
     was_queued = heading.pk in ids
     try:
         _act(request, heading, action)
-    except review.ReviewError as error:
+    except decisions.ReviewError as error:
         return _answer(request, heading, book_id, error=error.message)
     if action in ("edit", "split") or not was_queued:
         return _answer(request, _heading(heading.pk), book_id)
-    following = review.following(ids, heading.pk, book_id)
+    following = decisions.following(ids, heading.pk, book_id)
     return _answer(request, _heading(following) if following else None, book_id)
 
 
 def _act(request, heading, action):
     user = request.user
     if action == "place":
-        page = review.check_page(heading.book, request.POST.get("page"))
-        review.do_place(heading, user, page, line_on(heading, page))
+        page = decisions.check_page(heading.book, request.POST.get("page"))
+        decisions.do_place(heading, user, page, line_on(heading, page))
     elif action == "edit":
-        review.do_edit(heading, user, request.POST.get("title"), request.POST.get("level"))
+        decisions.do_edit(heading, user, request.POST.get("title"), request.POST.get("level"))
     elif action == "absent":
-        review.do_absent(heading, user)
+        decisions.do_absent(heading, user)
     elif action == "reject":
-        review.do_reject(heading, user)
+        decisions.do_reject(heading, user)
     elif action == "split":
-        review.do_split(heading, user, request.POST.get("first"), request.POST.get("second"))
+        decisions.do_split(heading, user, request.POST.get("first"), request.POST.get("second"))
     else:
         raise Http404("No such action.")
 
