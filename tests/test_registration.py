@@ -120,7 +120,7 @@ def test_a_database_failure_removes_the_new_file(english_pdf, data_dir, monkeypa
     def fail(book):
         raise RuntimeError("database went away")
 
-    monkeypatch.setattr("indexing.runner.create_runs", fail)
+    monkeypatch.setattr("indexing.signals.create_runs", fail)  # queuing the new book's stages
     with pytest.raises(RuntimeError):
         register_path(english_pdf)
     assert_nothing_left(data_dir)
