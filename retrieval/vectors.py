@@ -79,9 +79,9 @@ class ShelfVectors:
         """Put each book's rows (book id → rows) in place of its old ones, written once."""
         with self._locked():
             index, meta = self._read()
+            if index is not None and index.ntotal:
+                _drop(index, *books)  # one pass over the index, however many books
             for book_id, vectors in books.items():
-                if index is not None and index.ntotal:
-                    _drop(index, book_id)
                 total = (index.ntotal if index is not None else 0) + len(vectors)
                 if len(vectors) and (index is None or index.d != vectors.shape[1]
                                      or _outgrown(index, meta, total)):
@@ -178,9 +178,16 @@ def _all_ids(index) -> np.ndarray:
     return faiss.vector_to_array(index.id_map) if index is not None else np.zeros(0, np.int64)
 
 
-def _drop(index, book_id: int) -> None:
-    low = int(book_id) << ROW_BITS
-    index.remove_ids(faiss.IDSelectorRange(low, low + (1 << ROW_BITS)))
+def _drop(index, *book_ids: int) -> None:
+    """Remove the rows of book_ids from index (each removal rewrites it: all go at once)."""
+    if len(book_ids) == 1:
+        low = int(book_ids[0]) << ROW_BITS
+        index.remove_ids(faiss.IDSelectorRange(low, low + (1 << ROW_BITS)))
+        return
+    ids = _all_ids(index)
+    gone = ids[np.isin(ids >> ROW_BITS, np.asarray(book_ids, dtype=np.int64))]
+    if len(gone):
+        index.remove_ids(faiss.IDSelectorBatch(len(gone), faiss.swig_ptr(gone)))
 
 
 def _outgrown(index, meta, total: int) -> bool:

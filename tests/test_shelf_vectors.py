@@ -1,0 +1,41 @@
+"""The shelf's vector index: books go in and out in bulk, each keeping only its own rows."""
+
+import numpy as np
+
+from retrieval import vectors
+from retrieval.vectors import ROW_BITS, ShelfVectors, _all_ids
+
+
+def rows_of(index):
+    ids = _all_ids(index)
+    return dict(zip(*np.unique(ids >> ROW_BITS, return_counts=True)))
+
+
+def shelf(tmp_path, rows):
+    return ShelfVectors(tmp_path, "test", lambda book: rows.get(book))
+
+
+def test_replacing_several_books_at_once_keeps_only_their_new_rows(tmp_path):
+    rng = np.random.default_rng(0)
+    rows = {book: rng.standard_normal((n, 8)).astype(np.float32) for book, n in ((1, 3), (2, 4), (3, 5))}
+    index = shelf(tmp_path, rows)
+    index.replace_many(rows)
+    index.replace_many({1: rows[1][:1], 2: rows[2][:2]})
+    assert rows_of(index._read()[0]) == {1: 1, 2: 2, 3: 5}
+    book, row, cosine = index.search(rows[3][4], 1)[0]
+    assert (book, row) == (3, 4) and cosine > 0
+
+
+def test_a_shelf_past_the_exact_limit_is_compressed_and_books_still_leave_it(tmp_path, monkeypatch):
+    monkeypatch.setattr(vectors, "EXACT_LIMIT", 500)
+    rng = np.random.default_rng(1)
+    rows = {book: rng.standard_normal((100, 64)).astype(np.float32) for book in range(1, 9)}
+    index = shelf(tmp_path, rows)
+    index.replace_many({book: rows[book] for book in range(1, 5)})
+    assert index._read()[1].get("kind", "flat") == "flat"
+    index.replace_many({book: rows[book] for book in range(3, 9)})  # 3 and 4 again, 5-8 new
+    compressed, meta = index._read()
+    assert meta["kind"] == "ivfpq"
+    assert rows_of(compressed) == {book: 100 for book in range(1, 9)}
+    index.remove(2)
+    assert 2 not in rows_of(index._read()[0])
