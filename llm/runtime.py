@@ -1,5 +1,6 @@
 """Loading the local model once per process, and one bounded call to it."""
 
+import atexit
 import json
 import logging
 import os
@@ -110,6 +111,15 @@ class Model:
 
 _cache: dict[tuple, Model | None] = {}
 _cache_lock = threading.Lock()
+
+
+@atexit.register
+def _close_loaded() -> None:
+    """Free the loaded models while the interpreter still runs: llama_cpp's own finaliser,
+    left to the interpreter's last moments, finds its C functions already gone."""
+    for model in _cache.values():
+        if model is not None and model.lock.acquire(timeout=1):  # not under a thread's call
+            model.llama.close()
 
 
 def model_path(config: LlmConfig) -> Path | None:
