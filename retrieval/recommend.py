@@ -17,7 +17,10 @@ from retrieval.results import Recommendation
 
 MAX_BOOKS = 5
 SECOND_BOOK = 0.25
-"""Unasked, a second book is worth naming when it covers this share of the first's."""
+SECOND_SECTION = 0.25
+"""Unasked, a second book is worth naming when it covers this share of the first's and its
+best section scores SECOND_SECTION of the first's best: many faint resemblances in a long
+book are not a place to read."""
 ASKED_SECOND = 0.05
 """Asked which book, any book with this share of the first's coverage is an alternative,
 and so is one whose best section holds the question's words ASKED_WORDS as well."""
@@ -62,17 +65,22 @@ def books(scored, shelf, place_of, japanese: bool, asked: bool,
     if not ranked:
         return []
     top = mass[ranked[0]]
-    share = ASKED_SECOND if asked else SECOND_BOOK
-    words, meaning = {}, {}
+    words, meaning, best = {}, {}, {}
     for s in scored:
+        best[s.book_id] = max(best.get(s.book_id, 0.0), s.score)
         words[s.book_id] = max(words.get(s.book_id, 0.0), s.words)
         near = s.meaning.get("multilingual", 0.0)
         meaning[s.book_id] = max(meaning.get(s.book_id, 0.0), near)
     lead = ranked[0]
-    chosen = [b for b in ranked if mass[b] >= share * top or asked and (
-        words.get(b, 0) >= ASKED_WORDS * words.get(lead, 0) > 0
-        or meaning.get(b, 0) >= ASKED_MEANING * meaning.get(lead, 0) > 0)]
-    chosen = chosen[:MAX_BOOKS]
+
+    def worth_naming(b) -> bool:
+        if not asked:
+            return mass[b] >= SECOND_BOOK * top and best[b] >= SECOND_SECTION * best[lead]
+        return (mass[b] >= ASKED_SECOND * top
+                or words.get(b, 0) >= ASKED_WORDS * words.get(lead, 0) > 0
+                or meaning.get(b, 0) >= ASKED_MEANING * meaning.get(lead, 0) > 0)
+
+    chosen = [b for b in ranked if worth_naming(b)][:MAX_BOOKS]
     if len(chosen) < 2 and not asked:
         return []
     out = []

@@ -1,0 +1,46 @@
+"""Which book to read first: coverage, and which other books are worth naming."""
+
+from types import SimpleNamespace
+
+from retrieval import recommend
+from retrieval.chunks import Chunk
+from retrieval.rank import Scored
+
+
+class FakeShelf:
+    """Books of flat sections, one page each."""
+
+    def __init__(self, sections: dict[int, int]):
+        self.chunks = {b: [Chunk(key=k, title=f"{k + 1} Section", breadcrumb=[f"{k + 1} Section"],
+                                 page_start=k + 1, page_end=k + 1, text="", heading_id=k + 1)
+                           for k in range(n)] for b, n in sections.items()}
+        self.books = {b: SimpleNamespace(title=f"Book {b}", page_count=n)
+                      for b, n in sections.items()}
+
+    def chunk(self, book_id, key):
+        return self.chunks[book_id][key]
+
+    def index(self, book_id):
+        return SimpleNamespace(chunks=self.chunks[book_id], profile=None)
+
+
+def place_of(book_id, key, unit):
+    return SimpleNamespace(page_start=key + 1, page_end=key + 1, printed_start=str(key + 1),
+                           breadcrumb=[f"{key + 1} Section"])
+
+
+def picks(scored, shelf):
+    return [r.book_id for r in recommend.books(scored, shelf, place_of, japanese=False,
+                                               asked=False)]
+
+
+def test_a_second_book_with_a_section_that_answers_is_named():
+    shelf = FakeShelf({1: 5, 2: 5})
+    scored = [Scored(1, 0, 0.5), Scored(2, 3, 0.3), Scored(1, 1, 0.1)]
+    assert picks(scored, shelf) == [1, 2]
+
+
+def test_many_faint_resemblances_in_a_long_book_are_not_coverage_worth_naming():
+    shelf = FakeShelf({1: 5, 2: 40})
+    scored = [Scored(1, 0, 0.5)] + [Scored(2, k, 0.02) for k in range(20)]  # 0.4 in all
+    assert picks(scored, shelf) == []  # only one book answers: no recommendation
