@@ -22,6 +22,8 @@ from indexing import runner
 logger = logging.getLogger(__name__)
 
 GROUP = "librarian-indexing"
+RETRY_SECONDS = 1.0
+"""How soon a worker whose last round failed looks again (it may have missed a nudge)."""
 _wake = threading.Event()
 
 
@@ -52,9 +54,11 @@ class Worker:
         self.embedded = settings.LIBRARIAN_WORKER == "embedded"
         # A plain channel name of its own: receiving on it needs no process-local state.
         self.channel = f"{GROUP}.{uuid.uuid4().hex}"
+        self.failed = False
 
     def run_once(self) -> int:
         """Requeue stale claims, then run whatever is runnable; return how many ran."""
+        self.failed = False
         try:
             runner.release_orphans()
             runner.sweep()
@@ -62,6 +66,7 @@ class Worker:
             return runner.run_pending(self.name, self.stages, on_done=nudge)
         except Exception:
             logger.exception("Worker %s hit an error; it will try again", self.name)
+            self.failed = True
             return 0
         finally:
             close_old_connections()
@@ -75,27 +80,30 @@ class Worker:
             logger.exception("Could not queue new stages for older books")
         while not stop.is_set():
             if not self.run_once():
-                self.wait()
+                # After an error (a locked database, say) the nudge it swallowed is lost:
+                # look again soon rather than at the next poll.
+                self.wait(RETRY_SECONDS if self.failed else None)
         logger.info("Worker %s stopped", self.name)
 
-    def wait(self) -> None:
-        """Return when nudged, or after the poll interval."""
+    def wait(self, seconds: float | None = None) -> None:
+        """Return when nudged, or after seconds (the poll interval unless said)."""
+        seconds = self.poll_seconds if seconds is None else seconds
         if self.embedded:
-            _wake.wait(self.poll_seconds)
+            _wake.wait(seconds)
             _wake.clear()
         else:
-            async_to_sync(self._receive)()
+            async_to_sync(self._receive)(seconds)
 
-    async def _receive(self) -> None:
+    async def _receive(self, seconds: float) -> None:
         layer = get_channel_layer()
         try:
             await layer.group_add(GROUP, self.channel)  # again each time: membership expires
-            await asyncio.wait_for(layer.receive(self.channel), self.poll_seconds)
+            await asyncio.wait_for(layer.receive(self.channel), seconds)
         except asyncio.TimeoutError:
             pass
         except Exception:
             logger.warning("Channel layer unavailable; polling the database", exc_info=True)
-            await asyncio.sleep(self.poll_seconds)
+            await asyncio.sleep(seconds)
 
 
 def start_embedded(count: int) -> threading.Event:

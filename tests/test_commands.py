@@ -6,9 +6,10 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.db import OperationalError
 
 from books.models import Book
-from indexing import worker
+from indexing import runner, worker
 from indexing.models import StageRun
 
 pytestmark = pytest.mark.django_db
@@ -116,6 +117,33 @@ def test_runworker_once_queues_stages_added_after_a_book_came_in(shelve, english
 def test_runworker_rejects_unknown_stages():
     with pytest.raises(CommandError, match="Unknown stages: toc"):
         call_command("runworker", "--stages", "toc", "--once")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_whose_round_failed_looks_again_soon(shelve, english_pdf, settings, monkeypatch):
+    """A failed round may have swallowed the nudge: the worker must not sleep a whole poll."""
+    settings.LIBRARIAN_POLL_SECONDS = 30
+    failures = iter([True, True])
+    sweep = runner.sweep
+
+    def flaky_sweep(*args, **kwargs):
+        if next(failures, False):
+            raise OperationalError("database table is locked")
+        return sweep(*args, **kwargs)
+
+    monkeypatch.setattr(runner, "sweep", flaky_sweep)
+    book = shelve(english_pdf, process=False)
+    stop = worker.start_embedded(1)
+    try:
+        worker.nudge()
+        for _ in range(100):
+            if not book.stage_runs.exclude(status="done").exists():
+                break
+            threading.Event().wait(0.1)
+        assert set(book.stage_runs.values_list("status", flat=True)) == {"done"}
+    finally:
+        stop.set()
+        worker.nudge()
 
 
 @pytest.mark.django_db(transaction=True)
