@@ -119,6 +119,15 @@ def test_runworker_rejects_unknown_stages():
         call_command("runworker", "--stages", "toc", "--once")
 
 
+def assert_processed_soon(book, seconds=10.0):
+    """Wait up to seconds for every stage of book to be done (a worker thread runs them)."""
+    for _ in range(int(seconds * 10)):
+        if not book.stage_runs.exclude(status="done").exists():
+            break
+        threading.Event().wait(0.1)
+    assert set(book.stage_runs.values_list("status", flat=True)) == {"done"}
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_worker_whose_round_failed_looks_again_soon(shelve, english_pdf, settings, monkeypatch):
     """A failed round may have swallowed the nudge: the worker must not sleep a whole poll."""
@@ -136,11 +145,7 @@ def test_a_worker_whose_round_failed_looks_again_soon(shelve, english_pdf, setti
     stop = worker.start_embedded(1)
     try:
         worker.nudge()
-        for _ in range(100):
-            if not book.stage_runs.exclude(status="done").exists():
-                break
-            threading.Event().wait(0.1)
-        assert set(book.stage_runs.values_list("status", flat=True)) == {"done"}
+        assert_processed_soon(book)
     finally:
         stop.set()
         worker.nudge()
@@ -152,11 +157,7 @@ def test_an_embedded_worker_thread_processes_a_nudged_book(shelve, english_pdf, 
     stop = worker.start_embedded(1)
     try:
         book = shelve(english_pdf, process=False)  # registration nudges on commit
-        for _ in range(100):
-            if not book.stage_runs.exclude(status="done").exists():
-                break
-            threading.Event().wait(0.1)
-        assert set(book.stage_runs.values_list("status", flat=True)) == {"done"}
+        assert_processed_soon(book)
     finally:
         stop.set()
         worker.nudge()
