@@ -27,11 +27,11 @@ from books.storage import data_dir
 FIELDS = {"title": 2.0, "path": 0.6, "body": 1.0}
 """Each field's weight: a word in the heading says more than one in the text."""
 PHRASE_SLOP = 2
+"""Two of the question's terms stand side by side when at most this many words are
+between them (a compound's parts stand between its terms)."""
 QUOTED_PAIRS = 3
 """A section quotes a question only when this many of its term pairs stand side by side
 in it: a short question's two or three words meet by chance."""
-"""Two of the question's terms stand side by side when at most this many words are
-between them (a compound's parts stand between its terms)."""
 TOKENIZER = "terms"  # the terms arrive analysed, separated by spaces
 WRITER_HEAP = 50_000_000
 _open: dict[str, "WordIndex"] = {}

@@ -61,44 +61,52 @@ def books(scored, shelf, place_of, japanese: bool, asked: bool,
                 for b, m in mass.items()}
         if question_vector is not None:
             mass = _with_profiles(mass, shelf, question_vector)
+    chosen = _worth_naming(scored, mass, asked)
+    if len(chosen) < 2 and not asked:
+        return []
+    return [_recommendation(scored, shelf, place_of, b, mass[b], units_of[b], japanese)
+            for b in chosen]
+
+
+def _worth_naming(scored, mass, asked: bool) -> list[int]:
+    """Return the books worth naming, best first: asked which book, any with a fair share of
+    the coverage or a best section as near the question; unasked, only one with a share
+    and a section of its own that answers."""
     ranked = sorted(mass, key=mass.get, reverse=True)
     if not ranked:
         return []
-    top = mass[ranked[0]]
+    lead, top = ranked[0], mass[ranked[0]]
     words, meaning, best = {}, {}, {}
     for s in scored:
         best[s.book_id] = max(best.get(s.book_id, 0.0), s.score)
         words[s.book_id] = max(words.get(s.book_id, 0.0), s.words)
         near = s.meaning.get("multilingual", 0.0)
         meaning[s.book_id] = max(meaning.get(s.book_id, 0.0), near)
-    lead = ranked[0]
 
-    def worth_naming(b) -> bool:
+    def worth(b) -> bool:
         if not asked:
             return mass[b] >= SECOND_BOOK * top and best[b] >= SECOND_SECTION * best[lead]
         return (mass[b] >= ASKED_SECOND * top
                 or words.get(b, 0) >= ASKED_WORDS * words.get(lead, 0) > 0
                 or meaning.get(b, 0) >= ASKED_MEANING * meaning.get(lead, 0) > 0)
 
-    chosen = [b for b in ranked if worth_naming(b)][:MAX_BOOKS]
-    if len(chosen) < 2 and not asked:
-        return []
-    out = []
-    for book_id in chosen:
-        mine = [s for s in scored if s.book_id == book_id]
-        unit, key = units_of[book_id]
-        where = place_of(book_id, key, unit if unit == "chapter" else None)
-        index = shelf.index(book_id)
-        pages = _pages([index.chunks[s.key] for s in mine[:12]])
-        book = shelf.books[book_id]
-        out.append(Recommendation(
-            book_id=book_id, book_title=book.title, score=round(mass[book_id], 4),
-            sections=len([s for s in mine if s.score >= 0.05 * mine[0].score]),
-            pages=where.page_end - where.page_start + 1 if unit == "chapter" else pages,
-            unit=unit, reason=reason(book.title, unit, where, japanese, book.page_count),
-            where=where, book_pages=book.page_count,
-        ))
-    return out
+    return [b for b in ranked if worth(b)][:MAX_BOOKS]
+
+
+def _recommendation(scored, shelf, place_of, book_id, mass, unit_key, japanese) -> Recommendation:
+    """Return what the guide says of one book: where it covers the topic, and why read it."""
+    mine = [s for s in scored if s.book_id == book_id]
+    unit, key = unit_key
+    where = place_of(book_id, key, unit if unit == "chapter" else None)
+    pages = _pages([shelf.index(book_id).chunks[s.key] for s in mine[:12]])
+    book = shelf.books[book_id]
+    return Recommendation(
+        book_id=book_id, book_title=book.title, score=round(mass, 4),
+        sections=len([s for s in mine if s.score >= 0.05 * mine[0].score]),
+        pages=where.page_end - where.page_start + 1 if unit == "chapter" else pages,
+        unit=unit, reason=reason(book.title, unit, where, japanese, book.page_count),
+        where=where, book_pages=book.page_count,
+    )
 
 
 def _with_profiles(mass, shelf, vector) -> dict[int, float]:

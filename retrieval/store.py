@@ -259,16 +259,22 @@ class BookIndex:
             text = handle.read(int(offsets[key + 1] - offsets[key])).decode()
         return replace(chunk, text=text)
 
+    def _rows_for(self, role: str, query_vector):
+        """Return (rows, the section key of each row) of one model that query_vector can be
+        compared with, or None (no vectors, or another model's width)."""
+        stored = self.rows.get(role)
+        if stored is None or query_vector is None or not len(stored[1]):
+            return None
+        return stored if stored[0].shape[1] == query_vector.shape[0] else None
+
     def cosines(self, role: str, query_vector, keys) -> np.ndarray:
         """Return the best cosine of each section in keys over its passages for one model
         (0 without vectors); only those sections' rows are read."""
         scores = np.zeros(len(keys), dtype=np.float32)
-        stored = self.rows.get(role)
-        if stored is None or query_vector is None or not len(stored[1]):
+        stored = self._rows_for(role, query_vector)
+        if stored is None:
             return scores
         rows, owners = stored
-        if rows.shape[1] != query_vector.shape[0]:
-            return scores
         wanted = np.asarray(keys)
         low = np.searchsorted(owners, wanted, "left")  # rows are stored section by section
         high = np.searchsorted(owners, wanted, "right")
@@ -285,12 +291,10 @@ class BookIndex:
     def vector_scores(self, role: str, query_vector) -> np.ndarray:
         """Return each section's best cosine over its passages for one model (0 without)."""
         scores = np.zeros(len(self.chunks), dtype=np.float32)
-        stored = self.rows.get(role)
-        if stored is None or query_vector is None or not len(stored[1]):
+        stored = self._rows_for(role, query_vector)
+        if stored is None:
             return scores
         rows, keys = stored
-        if rows.shape[1] != query_vector.shape[0]:
-            return scores
         cosines = np.asarray(rows, dtype=np.float32) @ query_vector
         np.maximum.at(scores, keys, cosines)
         return scores

@@ -26,23 +26,7 @@ def suspects(printed: list[tuple[str, int] | None]) -> set[int]:
 
 def _longest_non_decreasing(keys: list) -> list[int]:
     """Return the positions of one longest non-decreasing subsequence."""
-    tails: list = []
-    tail_positions: list[int] = []
-    parents: list[int | None] = []
-    for position, value in enumerate(keys):
-        slot = bisect_right(tails, value)
-        if slot == len(tails):
-            tails.append(value)
-            tail_positions.append(position)
-        else:
-            tails[slot] = value
-            tail_positions[slot] = position
-        parents.append(tail_positions[slot - 1] if slot else None)
-    chain, position = [], tail_positions[-1] if tail_positions else None
-    while position is not None:
-        chain.append(position)
-        position = parents[position]
-    return chain[::-1]
+    return _longest_chain(keys, bisect_right)
 
 
 def bounds(printed: list[tuple[str, int] | None], bad: set[int], index: int):
@@ -74,11 +58,17 @@ def longest_increasing(values: list[int]) -> list[int]:
     Among equally long ones, a later equal value is kept ("1 Gnuplot" misread
     from "I", then "1 Copyright": the chapter is the second).
     """
-    tails: list[int] = []
+    return _longest_chain(values, bisect_left)
+
+
+def _longest_chain(keys: list, slot_of) -> list[int]:
+    """Return the positions of one longest chain of keys in order (patience sorting):
+    slot_of bisect_left keeps it strictly increasing, bisect_right non-decreasing."""
+    tails: list = []
     tail_positions: list[int] = []
     parents: list[int | None] = []
-    for position, value in enumerate(values):
-        slot = bisect_left(tails, value)
+    for position, value in enumerate(keys):
+        slot = slot_of(tails, value)
         if slot == len(tails):
             tails.append(value)
             tail_positions.append(position)
