@@ -91,3 +91,15 @@ def shelve(db):
         return book
 
     return shelve
+
+
+@pytest.fixture
+def boats(shelve, english_pdf):
+    """The English test book (3 pages, "A Short Guide to Boats"), processed."""
+    return shelve(english_pdf)
+
+
+@pytest.fixture
+def fune(shelve, japanese_pdf):
+    """The Japanese test book, processed."""
+    return shelve(japanese_pdf)

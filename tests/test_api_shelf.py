@@ -10,11 +10,6 @@ from books.models import Book, Collection
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def boats(shelve, english_pdf):
-    return shelve(english_pdf)
-
-
 def basic(username):
     token = base64.b64encode(f"{username}:{username}-password".encode()).decode()
     return {"HTTP_AUTHORIZATION": f"Basic {token}"}

@@ -137,11 +137,6 @@ def test_placeholder_titles_from_programs_are_not_titles(value, expected):
 
 # The page view
 
-@pytest.fixture
-def boats(shelve, english_pdf):
-    return shelve(english_pdf)
-
-
 @pytest.mark.django_db
 def test_the_page_marks_the_words_on_the_image_and_keeps_the_lines(bob_client, boats):
     url = reverse("page", args=[boats.pk, 3])

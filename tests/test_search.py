@@ -6,16 +6,6 @@ from tests.pdfs import make_japanese_pdf
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def boats(shelve, english_pdf):
-    return shelve(english_pdf)
-
-
-@pytest.fixture
-def fune(shelve, japanese_pdf):
-    return shelve(japanese_pdf)
-
-
 def pages(hits):
     return [(hit.book_id, hit.page) for hit in hits]
 

@@ -5,24 +5,14 @@ from django.urls import reverse
 
 from books import search
 from books.deletion import delete_book
-from chat.signals import REMOVED_NOTE
 from books.models import Book, Collection, Heading, Page, ReviewFlag
 from books.storage import blob_path, data_dir
 from chat.models import Conversation, Message
+from chat.signals import REMOVED_NOTE
 from indexing import runner
 from indexing.models import StageRun
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def boats(shelve, english_pdf):
-    return shelve(english_pdf)
-
-
-@pytest.fixture
-def fune(shelve, japanese_pdf):
-    return shelve(japanese_pdf)
 
 
 def details(book, **changes):

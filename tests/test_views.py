@@ -8,11 +8,6 @@ from indexing.models import StageRun
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def boats(shelve, english_pdf):
-    return shelve(english_pdf)
-
-
 def reader_urls(book):
     return [
         reverse("shelf"),
