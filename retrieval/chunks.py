@@ -12,7 +12,7 @@ matter) become windows of a few pages.
 import re
 from dataclasses import asdict, dataclass, field
 
-from books.text import for_search
+from books.text import CJK, for_search
 
 PAGE_WINDOW = 2
 PASSAGE_CHARS = 320
@@ -45,6 +45,7 @@ _COLOPHON = re.compile(r"(?i)\bISBN\b|発行所|印刷所|発行者|all rights r
 _ENDS_IN_NUMBER = re.compile(r"[0-9ivxlc]+\s*$", re.IGNORECASE)
 _NUMBER = re.compile(r"^\s*(?:第\s*[0-9〇一二三四五六七八九十百]+\s*[章部編節]|[0-9]+(?:\.[0-9]+)*\.?|[A-Z]\.[0-9.]*)\s*")
 _SENTENCE_END = re.compile(r"(?<=[.!?。．！？])\s*")
+_CJK = re.compile(f"[{CJK}]")
 
 
 @dataclass
@@ -140,10 +141,28 @@ def page_windows(pages: dict[int, list[str]], numbers, start_key=0, size=PAGE_WI
 
 
 def passages(chunk: Chunk, size: int = PASSAGE_CHARS, limit: int = EMBEDDED_CHARS) -> list[str]:
-    """Return the texts to embed for chunk: its breadcrumb, then the first limit characters
-    of its text in pieces of about size characters cut at sentence ends."""
+    """Return the texts to embed for chunk: its breadcrumb, then each of its pieces
+    (``pieces``) with the section's title in front ("Trim marks: The class can print
+    marks…").
+
+    A piece alone often does not say what it is about ("The marks are printed on every
+    page"): its title does, and the encoders read them together. A title in another
+    script than the piece (a Japanese heading over English text) is left out, so the
+    piece is still read by the encoder for its language; so is a window's page label.
+    """
+    title = (_NUMBER.sub("", chunk.title).strip() or chunk.title) if chunk.breadcrumb else ""
+    japanese_title = bool(_CJK.search(title))
     out = [" > ".join(chunk.breadcrumb) or chunk.title]
-    piece = ""
+    for piece in pieces(chunk, size, limit):
+        same_script = bool(_CJK.search(piece)) == japanese_title
+        out.append(f"{title}: {piece}" if title and same_script else piece)
+    return out
+
+
+def pieces(chunk: Chunk, size: int = PASSAGE_CHARS, limit: int = EMBEDDED_CHARS) -> list[str]:
+    """Return the first limit characters of chunk's text in pieces of about size
+    characters, cut at sentence ends (the text of passages, as it stands in the chunk)."""
+    out, piece = [], ""
     for sentence in _SENTENCE_END.split(chunk.text[:limit]):
         if piece and len(piece) + len(sentence) > size:
             out.append(piece)

@@ -5,7 +5,7 @@ from types import SimpleNamespace
 import pytest
 
 from retrieval import followups, query
-from retrieval.chunks import page_windows, passages, section_chunks
+from retrieval.chunks import Chunk, page_windows, passages, pieces, section_chunks
 
 
 def heading(pk, title, page, line, level=1, parent=None, page_end=None, status="exact"):
@@ -81,7 +81,18 @@ def test_passages_start_with_the_breadcrumb_and_stay_short():
     chunk = section_chunks(HEADINGS, PAGES, excluded={1}, page_count=4)[1]
     out = passages(chunk, size=20)
     assert out[0] == "1 Sails > 1.1 Mainsail"
-    assert all(len(p) <= 40 for p in out)
+    assert all(len(p) <= 40 for p in pieces(chunk, size=20))
+    assert out[1:] == [f"Mainsail: {p}" for p in pieces(chunk, size=20)]
+
+
+def test_a_passage_is_read_with_its_title_unless_they_are_in_different_scripts():
+    chunk = Chunk(key=0, title="3.2 管理者的な責務", breadcrumb=["3 責務", "3.2 管理者的な責務"],
+                  page_start=1, page_end=1, text="Applying to become a member. 休暇を取る前に連絡する。")
+    out = passages(chunk, size=30)
+    assert out[1] == "Applying to become a member."  # an English piece stays English
+    assert out[2] == "管理者的な責務: 休暇を取る前に連絡する。"
+    window = page_windows({1: ["Front matter text."]}, [1])[0]
+    assert passages(window)[1:] == ["Front matter text."]  # a page label is no title
 
 
 @pytest.mark.parametrize("question,kind", [
