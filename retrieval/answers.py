@@ -175,7 +175,10 @@ class _Reading:
         """Return the best place for each part (or each named book), then the rest."""
         parts = [part for part in (self.plan.parts if self.plan.type == COMPARE else [])
                  if self._about_something(part)]
-        whole = self.question(parts[0] if len(parts) == 1 else None)
+        # One part about something is the question; none (the parts only name books): what
+        # the question says before it asks, when it says it, else the whole question.
+        whole = self.question(parts[0] if len(parts) == 1 else
+                              (self.plan.scene or None) if not parts else None)
         groups = []
         if self.plan.each and len(self.strong) >= 2:
             for book_id in self.strong:
@@ -183,6 +186,7 @@ class _Reading:
         parts = parts if len(parts) > 1 else []
         for i, part in enumerate(parts):
             text = f"{part} ({parts[i - 1]})" if i and _PRONOUN.search(part) else part
+            text = f"{text}（{self.plan.scene}）" if self.plan.scene else text
             groups.append(self._lookup(self.question(text), limit, exclude, part=part))
         groups.append(self._lookup(whole, limit, exclude))
         return _interleaved(groups, limit)

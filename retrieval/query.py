@@ -128,6 +128,9 @@ class Plan:
     """The reader is starting out ("the basics", "from scratch", 初めて, 入門)."""
     unsure: bool = False
     """The rules saw a comparison but could not tell its parts (the LLM may)."""
+    scene: str = ""
+    """What the question says before it asks for its parts (「…を知りたい。」): each part is
+    looked up in it ("verbatim 環境の基本" is about printing program source as typed)."""
 
 
 def plan(question: str) -> Plan:
@@ -160,7 +163,7 @@ def _plan(text: str) -> Plan:
         return Plan(AGGREGATE, _topic_in_range(text), pages=pages, section=section)
     parts = several(text)
     if len(parts) > 1:
-        return Plan(COMPARE, text, parts=parts, pages=pages)
+        return Plan(COMPARE, text, parts=parts, pages=pages, scene=_scene(text))
     return Plan(LOOKUP, text, pages=pages)
 
 
@@ -192,7 +195,7 @@ def several(text: str) -> list[str]:
 
     "X? And Y?"; "where is X defined, and where is it used?"; 「XとYは、それぞれどこ」
     (the things joined by と before それぞれ). The sentence that sets the scene
-    before a Japanese question ("…したい。") is left to the whole question.
+    before a Japanese question ("…したい。") is no part: it is the plan's scene.
     """
     parts = _questions(text)
     if len(parts) > 1:
@@ -210,6 +213,15 @@ def several(text: str) -> list[str]:
         if len(pieces) > 1:
             return pieces
     return [text]
+
+
+def _scene(text: str) -> str:
+    """Return the sentences before a Japanese question that asks for each of several
+    things (「…を知りたい。AとBは、それぞれどこ？」), or ""."""
+    if not _EACH_JA.search(text):
+        return ""
+    sentences = [s for s in re.split(r"(?<=[。．])", text) if s.strip()]
+    return "".join(sentences[:-1]).strip()
 
 
 def _questions(text: str) -> list[str]:

@@ -95,6 +95,15 @@ def test_several_things_asked_at_once_are_each_looked_up(question, parts):
     assert (plan.type, plan.parts) == (query.COMPARE, parts)
 
 
+def test_what_a_japanese_question_says_before_it_asks_is_the_scene_of_its_parts():
+    plan = query.plan("プログラムのソースを入力したままの形で出力したい。verbatim 環境の基本と、"
+                      "別ファイルを読み込むパッケージは、それぞれどこ？")
+    assert plan.parts == ["verbatim 環境の基本", "別ファイルを読み込むパッケージ"]
+    assert plan.scene == "プログラムのソースを入力したままの形で出力したい。"
+    assert query.plan("遅延アップロードの仕組みと、NMU の作法は、それぞれどこに書いてある？").scene == ""
+    assert query.plan("What is a jib? And how do I reef?").scene == ""
+
+
 def test_explicit_references_to_books_are_picked_out():
     assert query.plan("Where do the Debian FAQ and the Octave manual each explain bugs?").refs == [
         "Debian", "Octave"]
