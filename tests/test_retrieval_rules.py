@@ -2,9 +2,10 @@
 
 from types import SimpleNamespace
 
+import numpy as np
 import pytest
 
-from retrieval import followups, query
+from retrieval import followups, query, quotes
 from retrieval.chunks import Chunk, page_windows, passages, pieces, section_chunks
 
 
@@ -192,3 +193,22 @@ def test_a_heading_number_is_read_as_printed(title, number):
     assert heading_number(title) == number
 
 
+
+
+@pytest.mark.parametrize("title,role,breadcrumb_row", [
+    ("2.1 Sail care", "english", True),  # titled passages, the breadcrumb first
+    ("2.1 帆の手入れ", "english", False),  # the English encoder reads no Japanese breadcrumb
+    ("2.1 帆の手入れ", "multilingual", True),
+])
+def test_the_quote_is_looked_for_in_the_piece_nearest_the_question(title, role, breadcrumb_row):
+    sentences = [f"Sentence {word} " + "filler words " * 22 + "end." for word in ("one", "two", "three")]
+    chunk = Chunk(key=0, title=title, breadcrumb=["2 Sails", title], page_start=1, page_end=1,
+                  text=" ".join(sentences))
+    texts = pieces(chunk)
+    assert len(texts) == 3
+    rows = len(texts) + breadcrumb_row
+    index = SimpleNamespace(rows={role: (np.eye(rows, dtype=np.float32), [0] * rows)})
+    for nearest, piece in enumerate(texts):
+        vector = np.eye(rows, dtype=np.float32)[nearest + breadcrumb_row]
+        start, end = quotes._nearest_passage(chunk, index, SimpleNamespace(vectors={role: vector}))
+        assert chunk.text[start:end] == piece
