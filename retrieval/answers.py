@@ -175,10 +175,12 @@ class _Reading:
         """Return the best place for each part (or each named book), then the rest."""
         parts = [part for part in (self.plan.parts if self.plan.type == COMPARE else [])
                  if self._about_something(part)]
-        # One part about something is the question; none (the parts only name books): what
-        # the question says before it asks, when it says it, else the whole question.
-        whole = self.question(parts[0] if len(parts) == 1 else
-                              (self.plan.scene or None) if not parts else None)
+        if len(parts) == 1:
+            whole = self.question(parts[0])
+        elif not parts:  # the parts only name books: look for what the question says first
+            whole = self.question(self.plan.scene or None)
+        else:
+            whole = self.question()
         groups = []
         if self.plan.each and len(self.strong) >= 2:
             for book_id in self.strong:

@@ -143,7 +143,14 @@ def page_windows(pages: dict[int, list[str]], numbers, start_key=0, size=PAGE_WI
 def passages(chunk: Chunk, size: int = PASSAGE_CHARS, limit: int = EMBEDDED_CHARS) -> list[str]:
     """Return the texts to embed for chunk: its breadcrumb, then each of its pieces
     (``pieces``) with the section's title in front ("Trim marks: The class can print
-    marks…").
+    marks…")."""
+    return [text for text, _ in embedded(chunk, size, limit)]
+
+
+def embedded(chunk: Chunk, size: int = PASSAGE_CHARS,
+             limit: int = EMBEDDED_CHARS) -> list[tuple[str, str | None]]:
+    """Return (text embedded, the piece of chunk's text it stands for) for each passage;
+    the breadcrumb, first, stands for no piece (None).
 
     A piece alone often does not say what it is about ("The marks are printed on every
     page"): its title does, and the encoders read them together. A title in another
@@ -152,10 +159,10 @@ def passages(chunk: Chunk, size: int = PASSAGE_CHARS, limit: int = EMBEDDED_CHAR
     """
     title = (_NUMBER.sub("", chunk.title).strip() or chunk.title) if chunk.breadcrumb else ""
     japanese_title = bool(_CJK.search(title))
-    out = [" > ".join(chunk.breadcrumb) or chunk.title]
+    out = [(" > ".join(chunk.breadcrumb) or chunk.title, None)]
     for piece in pieces(chunk, size, limit):
         same_script = bool(_CJK.search(piece)) == japanese_title
-        out.append(f"{title}: {piece}" if title and same_script else piece)
+        out.append((f"{title}: {piece}" if title and same_script else piece, piece))
     return out
 
 

@@ -15,7 +15,7 @@ import numpy as np
 
 from books.text import for_search
 from retrieval import analysis, embeddings, lexical
-from retrieval.chunks import passages, pieces
+from retrieval.chunks import embedded
 
 QUOTE_CHARS = 260
 LIKELY = 60  # sentences read closely at most
@@ -133,10 +133,8 @@ def _nearest_passage(chunk, index, question) -> tuple[int, int] | None:
         if not len(mine) or rows.shape[1] != vector.shape[0]:
             continue
         encoder = next(e for e in embeddings.encoders() if e.role == role)
-        # The rows are those of passages (breadcrumb first) that the encoder reads; the
-        # text each one stands for is its piece (None for the breadcrumb).
-        texts = [piece for text, piece in zip(passages(chunk), [None, *pieces(chunk)])
-                 if encoder.applies(text)]
+        # The rows are those of the passages the encoder reads, in order.
+        texts = [piece for text, piece in embedded(chunk) if encoder.applies(text)]
         cosines = np.asarray(rows[mine], dtype=np.float32) @ vector
         order = [i for i in np.argsort(-cosines) if i < len(texts) and texts[i] is not None]
         if order:
