@@ -6,6 +6,7 @@ own (its download cannot work offline). Screenshots land in artifacts/screenshot
 """
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -22,6 +23,7 @@ from tests.conftest import OCR_MODEL_DIR
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
+STREAM = re.compile(r"/chat/answers/\d+/stream")
 LAPTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
 PERSONAS = {"alice": "alice-password", "bob": "bob-password"}  # librarian, reader
@@ -168,6 +170,23 @@ def log_in(page, username: str) -> None:
     page.get_by_label("Password").fill(PERSONAS[username])
     page.get_by_role("button", name="Log in").click()
     expect(page.locator(".who")).to_contain_text(username)
+
+
+def ask(page, question):
+    """Ask in the chat box; return the answer once it has streamed to the end."""
+    from playwright.sync_api import expect
+
+    answers = page.locator(".answer")
+    asked = answers.count()
+    page.get_by_label("Your question").fill(question)
+    with page.expect_response(STREAM) as stream:
+        page.get_by_role("button", name="Ask").click()
+    assert stream.value.headers["content-type"].startswith("text/event-stream")
+    expect(answers).to_have_count(asked + 1)
+    answer = answers.nth(asked)
+    expect(answer.locator(".answer-status")).to_have_count(0)  # the stream has ended
+    expect(answer.locator(".answer-error")).to_have_count(0)
+    return answer
 
 
 def screenshot(page, name: str, show=None) -> list[Path]:

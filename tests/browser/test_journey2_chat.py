@@ -7,26 +7,9 @@ from playwright.sync_api import expect
 from pypdf import PdfReader
 
 from tests.browser.books import BOATS_TITLE, FUNE_TITLE
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import ask, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-STREAM = re.compile(r"/chat/answers/\d+/stream")
-
-
-def ask(page, question):
-    """Ask in the chat box; return the answer once it has streamed to the end."""
-    answers = page.locator(".answer")
-    asked = answers.count()
-    page.get_by_label("Your question").fill(question)
-    with page.expect_response(STREAM) as stream:
-        page.get_by_role("button", name="Ask").click()
-    assert stream.value.headers["content-type"].startswith("text/event-stream")
-    expect(answers).to_have_count(asked + 1)
-    answer = answers.nth(asked)
-    expect(answer.locator(".answer-status")).to_have_count(0)  # the stream has ended
-    expect(answer.locator(".answer-error")).to_have_count(0)
-    return answer
 
 
 def test_a_reader_finds_where_a_knot_is_explained_and_takes_the_pages(open_page, shelved, tmp_path):

@@ -4,8 +4,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.books import BOATS_TITLE, FUNE_TITLE
-from tests.browser.conftest import screenshot
-from tests.browser.test_journey2_chat import ask
+from tests.browser.conftest import ask, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

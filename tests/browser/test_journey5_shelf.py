@@ -11,8 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.books import BOATS_TITLE, FUNE_TITLE, OARS, OARS_TITLE, make_book
-from tests.browser.conftest import PERSONAS, PIPELINE_SECONDS, screenshot
-from tests.browser.test_journey2_chat import ask
+from tests.browser.conftest import PERSONAS, PIPELINE_SECONDS, ask, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
