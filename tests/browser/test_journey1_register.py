@@ -30,6 +30,8 @@ def drag_and_drop(page, selector, paths):
     files = [{"name": path.name, "data": base64.b64encode(path.read_bytes()).decode()}
              for path in paths]
     transfer = page.evaluate_handle(DATA_TRANSFER, files)
+    # The form's script is deferred: until it has run, nothing listens for the drag.
+    page.wait_for_load_state("domcontentloaded")
     page.dispatch_event(selector, "dragenter", {"dataTransfer": transfer})
     page.dispatch_event(selector, "dragover", {"dataTransfer": transfer})
     expect(page.locator(selector)).to_have_class(re.compile(r"\bover\b"))
