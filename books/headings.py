@@ -21,10 +21,14 @@ from indexing.toc.recover import with_ends
 Status = Heading.Status
 UNRESOLVED_REASON = "The heading was not found on the pages where the table of contents puts it."
 SHIFT = 10_000_000  # positions moved out of the way while the new headings are made
-SNAPSHOT_FIELDS = ("title", "level", "number", "page", "page_end", "line", "status",
-                   "confidence", "parent_id")
+SNAPSHOT_FIELDS = ("title", "level", "number", "printed_page", "page", "page_end", "line",
+                   "status", "confidence", "parent_id")
 # What a reviewer's decision sets, carried onto the same entry when the headings are replaced.
-DECIDED_FIELDS = ("title", "level", "number", "page", "line", "status", "confidence")
+DECIDED_FIELDS = ("title", "level", "number", "printed_page", "page", "line", "status",
+                  "confidence")
+# What an entry a reviewer split off is made again with, from the heading it became.
+SPLIT_FIELDS = ("level", "number", "title", "printed_page", "page", "line", "status",
+                "confidence", "toc_page", "toc_line", "inferred")
 logger = logging.getLogger(__name__)
 
 
@@ -33,13 +37,15 @@ def replace(book: Book, entries: list[Entry], inferred: bool) -> list[Heading]:
 
     The old headings step aside while the new ones are made, each decided
     entry's decisions move to the same entry recovered again (same title as
-    recovered, same printed page) and are applied to it, and only then are the
-    old headings deleted. Headings left unplaced are flagged for review.
+    recovered, same printed page) and are applied to it, the entries a reviewer
+    split off are made again after the entry they came from, and only then are
+    the old headings deleted. Headings left unplaced are flagged for review.
     """
-    decided = _decided(book)
+    decided, splits = _decided(book)
     book.headings.update(position=F("position") + SHIFT)
     headings = _create(book, entries, inferred)
-    _reapply(decided, headings)
+    moved = _reapply(decided, headings)
+    headings += _split_again(splits, moved, headings)
     Heading.objects.filter(book=book, position__gte=SHIFT).delete()
     ReviewFlag.objects.bulk_create(
         ReviewFlag(heading=heading, reason=UNRESOLVED_REASON, severity=severity(heading, headings))
@@ -75,22 +81,33 @@ def severity(heading: Heading, headings: list[Heading]) -> int:
     return 3 if heading.level == top else 2
 
 
-def _decided(book: Book) -> dict[tuple, list[HeadingDecision]]:
-    """Return the reviewers' decisions on book's headings, oldest first, by the entry decided.
+def _decided(book: Book) -> tuple[dict[tuple, list[HeadingDecision]], list[list[HeadingDecision]]]:
+    """Return the reviewers' decisions on book's headings, oldest first: those on recovered
+    entries by the entry decided, and those on the entries reviewers split off, in the
+    order they were split.
 
-    An entry is known by its title as recovered (before any edit) and its printed page.
+    An entry is known by its title and printed page as recovered (before any decision;
+    decisions recorded before the printed page was kept give the heading's own).
     """
     decided: dict[int, list[HeadingDecision]] = {}
     for decision in HeadingDecision.objects.filter(heading__book=book).select_related(
             "heading").order_by("at", "pk"):
         decided.setdefault(decision.heading_id, []).append(decision)
-    return {(rows[0].before.get("title"), rows[0].heading.printed_page): rows
-            for rows in decided.values()}
+    splits = [rows for rows in decided.values() if "split_from" in rows[0].before]
+    recovered = {}
+    for rows in decided.values():
+        first = rows[0]
+        if "split_from" not in first.before:
+            printed = first.before.get("printed_page", first.heading.printed_page)
+            recovered[(first.before.get("title"), printed)] = rows
+    return recovered, splits
 
 
-def _reapply(decided, headings: list[Heading]) -> None:
-    """Move decisions onto the same entries recovered again and apply the latest of each."""
+def _reapply(decided, headings: list[Heading]) -> dict[int, Heading]:
+    """Move decisions onto the same entries recovered again and apply the latest of each;
+    return old heading id → the heading its decisions moved to."""
     by_entry = {(heading.title, heading.printed_page): heading for heading in headings}
+    moved = {}
     for entry, rows in decided.items():
         heading = by_entry.get(entry)
         if heading is None:
@@ -102,6 +119,39 @@ def _reapply(decided, headings: list[Heading]) -> None:
                 setattr(heading, name, rows[-1].after[name])
         heading.save()
         HeadingDecision.objects.filter(pk__in=[row.pk for row in rows]).update(heading=heading)
+        moved[rows[0].heading_id] = heading
+    return moved
+
+
+def _split_again(splits, moved: dict[int, Heading], headings: list[Heading]) -> list[Heading]:
+    """Make again, right after the entry each was split from, the entries reviewers split
+    off, as they were left (title, page, status), with their decisions; return them.
+
+    An entry the contents now give by itself (same title and printed page) is not made
+    twice: the decisions move to it, and it is left as the reviewer left it.
+    """
+    by_entry = {(heading.title, heading.printed_page): heading for heading in headings}
+    made = []
+    for rows in splits:
+        old = rows[0].heading
+        fields = {name: getattr(old, name) for name in SPLIT_FIELDS}
+        source = moved.get(rows[0].before["split_from"])
+        heading = by_entry.get((old.title, old.printed_page))
+        if heading is not None:
+            for name in DECIDED_FIELDS:
+                setattr(heading, name, fields[name])
+            heading.save(update_fields=DECIDED_FIELDS)  # its position may have moved since
+        elif source is None:
+            logger.warning("The entry %r was split from one no longer in the contents; its %d "
+                           "decision(s) go with it", old.title, len(rows))
+            continue
+        else:
+            source.refresh_from_db(fields=["position"])
+            heading = insert_after(source, **fields)
+            made.append(heading)
+        HeadingDecision.objects.filter(pk__in=[row.pk for row in rows]).update(heading=heading)
+        moved[old.pk] = heading
+    return made
 
 
 def place_by_agent(heading_id: int, page: int, line: int, confidence: float) -> bool:

@@ -141,6 +141,54 @@ def test_reviewers_decisions_survive_the_stage_running_again(indexed, django_use
     assert headings["1.1 Mainsail"].page_end is not None
 
 
+def test_an_entry_a_reviewer_split_off_survives_the_stage_running_again(indexed,
+                                                                         django_user_model):
+    from books.models import HeadingDecision
+    from books.review import decisions
+
+    book, _ = indexed
+    alice = django_user_model.objects.create_user("reviewer")
+    knots = book.headings.get(title="2 Knots")  # printed page 2, as the contents give it
+    decisions.do_split(knots, alice, "2 Knots 3", "2.1 Bends 4")
+    decisions.do_place(book.headings.get(title="2.1 Bends"), alice, 3)
+    before = [(h.title, h.printed_page, h.page, h.status)
+              for h in book.headings.order_by("position")]
+
+    book.stage_runs.filter(stage="index").update(status="pending")
+    run_pending("w", book_id=book.pk)
+
+    after = [(h.title, h.printed_page, h.page, h.status)
+             for h in book.headings.order_by("position")]
+    assert after == before
+    assert after[-2:] == [("2 Knots", "3", 3, "fuzzy"), ("2.1 Bends", "4", 3, "reviewed")]
+    bends = book.headings.get(title="2.1 Bends")
+    assert [d.action for d in bends.decisions.order_by("at", "pk")] == ["split", "move"]
+    assert [d.action for d in book.headings.get(title="2 Knots").decisions.all()] == ["split"]
+    assert HeadingDecision.objects.count() == 3
+    assert not ReviewFlag.objects.filter(heading=bends, resolved_at=None).exists()
+
+
+def test_an_entry_split_off_that_the_contents_now_give_is_not_made_twice(indexed, monkeypatch,
+                                                                          django_user_model):
+    from books.review import decisions
+
+    book, _ = indexed
+    alice = django_user_model.objects.create_user("reviewer")
+    decisions.do_split(book.headings.get(title="2 Knots"), alice, "2 Knots", "2.1 Bends 4")
+    decisions.do_place(book.headings.get(title="2.1 Bends"), alice, 3)
+    bends = entry(2, "Bends", None, status="unresolved", printed="4", number="2.1")
+    monkeypatch.setattr(index.toc, "recover", lambda pages: TocResult(
+        RESULT.entries + [bends], RESULT.toc_pages, [], RESULT.labels))
+
+    book.stage_runs.filter(stage="index").update(status="pending")
+    run_pending("w", book_id=book.pk)
+
+    assert [(h.title, h.page, h.status) for h in book.headings.order_by("position")][-2:] == [
+        ("2 Knots", 3, "fuzzy"), ("2.1 Bends", 3, "reviewed")]
+    assert [d.action for d in book.headings.get(title="2.1 Bends").decisions.order_by("pk")] == [
+        "split", "move"]
+
+
 def test_a_top_level_heading_not_placed_is_flagged_most_severe(shelve, english_pdf, monkeypatch):
     entries = [entry(1, "Sails", None, status="unresolved", printed="1", number="1"),
                entry(2, "Jib", None, status="unresolved", printed="9", number="1.2")]

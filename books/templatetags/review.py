@@ -5,7 +5,8 @@ from books.review import decisions
 
 register = template.Library()
 
-FIELD_NAMES = {"title": "title", "level": "level", "page": "page", "page_end": "last page",
+FIELD_NAMES = {"title": "title", "level": "level", "printed_page": "printed page", "page": "page",
+               "page_end": "last page",
                "status": "status"}
 
 
