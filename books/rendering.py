@@ -1,13 +1,21 @@
-"""Page images for previews, rendered once with PyMuPDF and kept in a disk cache.
+"""Page images for previews, rendered once with PyMuPDF and kept in disk caches.
 
-Thumbnails are made ahead by the previews stage (``render_previews``); any
-image not made yet is rendered when first asked for. Files live under
-``<data dir>/cache/pages/<sha256>/``, named after the blob, so deleting a
-book removes them with it.
+Thumbnails are made ahead by the previews stage (``render_previews``) and kept
+under ``<data dir>/cache/pages/<sha256>/`` as long as their book. The images
+rendered when a reader asks for them (pages at reading sizes, crops of a
+contents line) are kept under ``<data dir>/cache/views/<sha256>/`` within
+``LIBRARIAN_VIEW_CACHE_MB``: past it, those least recently served go first
+(``trim``), since a reader paging through a thousand-page book at full size
+would otherwise leave a gigabyte behind. Both folders are named after the
+blob, so deleting a book removes them with it.
 """
 
+import logging
 import os
+import re
 import tempfile
+import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,11 +23,21 @@ import pymupdf
 from django.conf import settings
 
 from books.page_limits import PageTooLarge, bounded_scale, check_page
-from books.storage import cache_dir
+from books.storage import cache_dir, data_dir
 
 WIDTHS = {"thumb": 240, "page": 1400, "large": 2400}
 PREVIEW = "thumb"  # the size the pipeline makes for every page
 CROP_SIDE = 1000  # pixels along the longer side of a line crop
+PREVIEWS, VIEWS = "pages", "views"
+PREVIEW_NAME = re.compile(rf"\d+-{WIDTHS[PREVIEW]}\.png")
+TRIM_SECONDS = 10.0
+"""A process looks at the size of the views cache at most this often (each look lists it)."""
+TRIMMED_TO = 0.8
+"""A trim removes images until the cache holds at most this share of its limit, so that
+the next few renders do not each set one off."""
+logger = logging.getLogger(__name__)
+_last_trim = [float("-inf")]
+_trim_lock = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -39,13 +57,15 @@ def image_path(folder: Path, number: int, size: str) -> Path:
     return folder / f"{number}-{WIDTHS[size]}.png"
 
 
-def page_image(book, number: int, size: str) -> Path:
-    """Return the path of a PNG of the page at the named size, rendering it if needed."""
-    path = image_path(cache_dir("pages", book.sha256), number, size)
-    if not path.exists():
+def open_page_image(book, number: int, size: str):
+    """Return the PNG of the page at the named size, open for reading, rendering it if needed."""
+    folder = cache_dir(PREVIEWS if size == PREVIEW else VIEWS, book.sha256)
+
+    def make(path):
         with pymupdf.open(book.path) as document:
             render_page(document.load_page(number - 1), WIDTHS[size], path, Bounds.from_settings())
-    return path
+
+    return _opened(image_path(folder, number, size), make, kept=size == PREVIEW)
 
 
 def render_previews(document, folder: Path, numbers, bounds: Bounds):
@@ -58,20 +78,86 @@ def render_previews(document, folder: Path, numbers, bounds: Bounds):
         yield number
 
 
-def line_crop(book, number: int, size: tuple[float, float], box, vertical: bool) -> Path:
-    """Return the path of a PNG of the strip of a page around box (a line as printed), cached.
+def open_line_crop(book, number: int, size: tuple[float, float], box, vertical: bool):
+    """Return the PNG of the strip of a page around box (a line as printed), open for reading.
 
     The strip spans the page across the line (top to bottom for a vertical line)
     with a line and a half either side, so leader dots and page numbers show.
     """
     clip = crop_rect(size, box, vertical)
     name = "crop-{}-{}.png".format(number, "-".join(f"{value:.0f}" for value in clip))
-    path = cache_dir("pages", book.sha256) / name
-    if not path.exists():
+
+    def make(path):
         with pymupdf.open(book.path) as document:
             render_page(document.load_page(number - 1), CROP_SIDE, path, Bounds.from_settings(),
                         clip)
-    return path
+
+    return _opened(cache_dir(VIEWS, book.sha256) / name, make, kept=False)
+
+
+def _opened(path: Path, make, kept: bool):
+    """Return path open for reading, made first if it is not there; an image of the views
+    cache is marked as just used, and a new one may set off a trim."""
+    try:
+        handle = open(path, "rb")
+    except FileNotFoundError:
+        make(path)
+        handle = open(path, "rb")  # a trim removes the images used longest ago, not this one
+        if not kept:
+            trim_soon()
+        return handle
+    if not kept:
+        try:
+            os.utime(path)
+        except OSError:
+            pass  # trimmed meanwhile: the open file still reads
+    return handle
+
+
+def trim_soon() -> None:
+    """Trim the views cache, unless this process did so in the last TRIM_SECONDS."""
+    with _trim_lock:
+        now = time.monotonic()
+        if now - _last_trim[0] < TRIM_SECONDS:
+            return
+        _last_trim[0] = now
+    trim()
+
+
+def trim(limit: int | None = None) -> int:
+    """Remove the images of the views cache served longest ago while it holds more than limit
+    bytes (default LIBRARIAN_VIEW_CACHE_MB), down to TRIMMED_TO of it; return how many."""
+    limit = settings.LIBRARIAN_VIEW_CACHE_MB * 1024 * 1024 if limit is None else limit
+    found = []
+    for path in (data_dir() / "cache" / VIEWS).glob("*/*.png"):
+        try:
+            stat = path.stat()
+        except OSError:
+            continue  # removed by another process meanwhile
+        found.append((stat.st_mtime, stat.st_size, path))
+    total = sum(size for _, size, _ in found)
+    if total <= limit:
+        return 0
+    removed = 0
+    for _, size, path in sorted(found):
+        if total <= limit * TRIMMED_TO:
+            break
+        path.unlink(missing_ok=True)
+        total -= size
+        removed += 1
+    logger.info("Removed %d page image(s) served longest ago from the views cache", removed)
+    return removed
+
+
+def remove_served_previews(root: Path) -> int:
+    """Remove from the previews folders under root the images of earlier versions that were
+    rendered on request (they now live in the views cache); return how many."""
+    removed = 0
+    for path in root.glob(f"{PREVIEWS}/*/*.png"):
+        if not PREVIEW_NAME.fullmatch(path.name):
+            path.unlink(missing_ok=True)
+            removed += 1
+    return removed
 
 
 def crop_rect(size: tuple[float, float], box, vertical: bool) -> tuple[float, float, float, float]:

@@ -169,4 +169,4 @@ def page_image(request, pk, number, size):
     book = get_book(pk)
     if size not in rendering.WIDTHS or not 1 <= number <= book.page_count:
         raise Http404("No such page image.")
-    return FileResponse(open(rendering.page_image(book, number, size), "rb"), content_type="image/png")
+    return FileResponse(rendering.open_page_image(book, number, size), content_type="image/png")

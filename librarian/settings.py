@@ -49,6 +49,8 @@ LIBRARIAN_MAX_RENDER_PIXELS = env_int(
 LIBRARIAN_MAX_IMAGE_PIXELS = env_int(
     "MAX_IMAGE_PIXELS", 500_000_000, minimum=1_000_000, maximum=20_000_000_000
 )
+# Page images rendered on request (books.rendering): the most kept on disk.
+LIBRARIAN_VIEW_CACHE_MB = env_int("VIEW_CACHE_MB", 2048, minimum=1, maximum=100_000_000)
 LIBRARIAN_REDIS_URL = env_str("REDIS_URL")
 
 # Reading scanned pages.

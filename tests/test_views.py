@@ -180,6 +180,56 @@ def test_page_images_are_png_and_bounded(bob_client, boats, settings):
     assert bob_client.get(reverse("page-image", args=[boats.pk, 1, "huge"])).status_code == 404
 
 
+def test_images_rendered_on_request_are_kept_within_the_cache_limit(bob_client, boats):
+    import os
+
+    from books import rendering
+    from books.storage import cache_dir
+
+    def served(number):
+        response = bob_client.get(reverse("page-image", args=[boats.pk, number, "page"]))
+        assert response.status_code == 200
+        return b"".join(response.streaming_content)
+
+    first = served(1)
+    views = cache_dir(rendering.VIEWS, boats.sha256)
+    for number in (2, 3):
+        served(number)
+    for age, number in enumerate((2, 3, 1)):  # page 1 served last of all
+        os.utime(views / f"{number}-1400.png", (1_000_000 + age, 1_000_000 + age))
+    sizes = {p.name: p.stat().st_size for p in views.iterdir()}
+    thumbs = sorted(p.name for p in cache_dir(rendering.PREVIEWS, boats.sha256).iterdir())
+
+    assert rendering.trim(limit=sum(sizes.values())) == 0
+    assert rendering.trim(limit=sizes["1-1400.png"] + sizes["3-1400.png"] // 2) == 2
+    assert sorted(p.name for p in views.iterdir()) == ["1-1400.png"]
+    assert sorted(p.name for p in cache_dir(rendering.PREVIEWS, boats.sha256).iterdir()) == thumbs
+    assert served(2) and served(1) == first  # rendered again, or served from the cache
+
+
+def test_a_new_image_sets_off_a_trim_at_most_every_few_seconds(bob_client, boats, monkeypatch):
+    from books import rendering
+
+    calls = []
+    monkeypatch.setattr(rendering, "trim", lambda: calls.append(1))
+    monkeypatch.setattr(rendering, "_last_trim", [float("-inf")])
+    for number in (1, 2, 1):  # two new images, then one from the cache (no trim)
+        response = bob_client.get(reverse("page-image", args=[boats.pk, number, "large"]))
+        assert response.status_code == 200
+    assert calls == [1]  # the second new image came within TRIM_SECONDS of the first
+
+
+def test_images_earlier_versions_rendered_beside_the_previews_are_removed(tmp_path):
+    from books.rendering import remove_served_previews
+
+    folder = tmp_path / "pages" / ("a" * 64)
+    folder.mkdir(parents=True)
+    for name in ("1-240.png", "12-240.png", "1-1400.png", "3-2400.png", "crop-2-0-10-400-60.png"):
+        (folder / name).write_bytes(b"png")
+    assert remove_served_previews(tmp_path) == 3
+    assert sorted(p.name for p in folder.iterdir()) == ["1-240.png", "12-240.png"]
+
+
 def test_the_admin_site_lists_every_model(client, boats, django_user_model):
     admin = django_user_model.objects.create_superuser("root", password="root-password")
     client.force_login(admin)

@@ -57,7 +57,7 @@ class PrintedLine:
 
     @property
     def in_crop(self) -> tuple[float, float, float, float]:
-        """Return the line's box in % of its crop (rendering.line_crop), for a highlight."""
+        """Return the line's box in % of its crop (rendering.open_line_crop), for a highlight."""
         x0, y0, x1, y1 = crop_rect(self.size, self.box, self.vertical)
         width, height = max(x1 - x0, 1.0), max(y1 - y0, 1.0)
         left, top, right, bottom = self.box

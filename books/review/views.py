@@ -146,8 +146,8 @@ def toc_line(request, pk):
     line = printed_line(heading)
     if line is None:
         raise Http404("The heading's line in the contents is not known.")
-    path = rendering.line_crop(heading.book, line.page, line.size, line.box, line.vertical)
-    return FileResponse(open(path, "rb"), content_type="image/png")
+    image = rendering.open_line_crop(heading.book, line.page, line.size, line.box, line.vertical)
+    return FileResponse(image, content_type="image/png")
 
 
 @login_required
