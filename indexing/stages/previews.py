@@ -10,7 +10,7 @@ import logging
 
 import pymupdf
 
-from books.rendering import Bounds, image_path, render_previews
+from books.rendering import PREVIEW, PREVIEWS, Bounds, image_path, render_previews
 from indexing.contract import Stage, StageError
 
 logger = logging.getLogger(__name__)
@@ -22,9 +22,9 @@ class PreviewsStage(Stage):
     ahead = True
 
     def run(self, ctx, book, progress) -> str:
-        folder = ctx.data_dir / "cache" / "pages" / book.sha256
+        folder = ctx.data_dir / "cache" / PREVIEWS / book.sha256
         total = book.page_count
-        missing = [n for n in range(1, total + 1) if not image_path(folder, n, "thumb").exists()]
+        missing = [n for n in range(1, total + 1) if not image_path(folder, n, PREVIEW).exists()]
         progress(total - len(missing), total)
         bounds = Bounds(ctx.max_render_pixels, ctx.max_image_pixels)
         try:
