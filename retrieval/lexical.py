@@ -157,6 +157,15 @@ class WordIndex:
         """Return how many sections hold term in their text."""
         return self._searcher().doc_freq("body", term)
 
+    def books_holding(self, terms: list[str]) -> frozenset[int]:
+        """Return the books one of whose sections holds one of terms, in its title or text."""
+        holds = tantivy.Query.boolean_query([
+            (tantivy.Occur.Should, tantivy.Query.term_query(self.schema, name, term))
+            for term in dict.fromkeys(terms) for name in ("title", "body")])
+        found = self._searcher().aggregate(
+            holds, {"books": {"terms": {"field": "book", "size": 1 << 24}}})
+        return frozenset(int(bucket["key"]) for bucket in found["books"]["buckets"])
+
     def share_in(self, term: str, book_id: int) -> float | None:
         """Return the share of the sections holding term (in title or text) that are
         book_id's, or None when no section holds it."""

@@ -50,6 +50,12 @@ QUOTED_FROM = 0.75
 share) times as much. Readers paste a sentence they remember. At 0.6 a short question in
 its own words met it by chance (3 of 5 pairs: "file on my Debian system"); pasted
 sentences hold nearly all their pairs, and none of the known-item questions is lost."""
+UNNAMED = 0.2
+"""The words of a Japanese question written in Latin script name things (programs, files,
+formats: lintian, quilt, GPG), and every book about them writes them so. A section that
+shares no word with the question, in a book where none of those names occurs, was found
+by the multilingual encoder on the rest of the question alone (「lintian の警告」 read as
+Octave's "Warnings"): it counts this much, wherever some book of the shelf holds a name."""
 BEGINNER = 2.0
 """For a reader starting out, sections in an introduction or tutorial count this much more."""
 _INTRODUCTORY = re.compile(
@@ -57,6 +63,7 @@ _INTRODUCTORY = re.compile(
     r"quick\s*start|primer)\b|はじめ|入門|チュートリアル|基本|概要|まずは"
 )
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
+_NAME = re.compile(r"[a-z][a-z0-9]*(?:[-_.+:/][a-z0-9]+)*")
 
 
 @dataclass
@@ -165,7 +172,7 @@ def _fused(question, shelf, pairs, words) -> list[Scored]:
     elif multi is not None and w_english:
         mixture = mixture + w_english * _softmax(multi, TEMPERATURE["meaning"])
     prior = np.array([_prior(question, shelf, pair) for pair in pairs])
-    scores = mixture * prior
+    scores = mixture * prior * _unnamed(question, shelf, pairs, lexical_scores)
     scores = scores / (scores.sum() or 1)
     order = np.argsort(-scores, kind="stable")
     return [Scored(pairs[i][0], pairs[i][1], float(scores[i]), float(lexical_scores[i]),
@@ -180,6 +187,17 @@ def _prior(question, shelf, pair) -> float:
         weight *= BEGINNER
     weight *= PARENT if chunk.children else 1.0
     return weight * (BACK_MATTER if chunk.back_matter else 1.0)
+
+
+def _unnamed(question, shelf, pairs, lexical_scores) -> np.ndarray:
+    """Return UNNAMED for each section that shares no word with a Japanese question, in a book
+    holding none of the names the question writes in Latin script, else 1 (see UNNAMED)."""
+    names = [] if question.english else [t for t in question.terms if _NAME.fullmatch(t)]
+    holding = shelf.books_holding(names, {book_id for book_id, _ in pairs}) if names else set()
+    if not holding:
+        return np.ones(len(pairs))
+    return np.array([UNNAMED if not words and book_id not in holding else 1.0
+                     for (book_id, _), words in zip(pairs, lexical_scores)])
 
 
 def _softmax(values: np.ndarray, temperature: float, active: bool = True) -> np.ndarray:

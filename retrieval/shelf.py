@@ -36,6 +36,15 @@ class Shelf:
         """Return the sections of book_ids holding the most of the terms' neighbouring pairs."""
         return self._lexical("quoted", terms, book_ids, limit)
 
+    def books_holding(self, terms, book_ids) -> set[int]:
+        """Return those of book_ids that hold one of terms in a section's title or text."""
+        if not terms:
+            return set()
+        found = set(lexical.get().books_holding(terms)) & set(book_ids)
+        found.update(book_id for book_id in self._live(book_ids)
+                     if self.index(book_id).words.books_holding(terms))
+        return found
+
     def _lexical(self, how, terms, book_ids, limit) -> list[lexical.Hit]:
         if not terms:
             return []

@@ -139,6 +139,32 @@ def test_hybrid_ranking_finds_the_section(shelf, question, book, section):
     assert first(retrieval.ask(question)) == (book, section)
 
 
+INTERPRETER = [
+    "Contents\n1 Errors ..... 2\n1.1 Disabling warnings ..... 2",
+    "1 Errors\nErrors stop a program.\n1.1 Disabling warnings\nTo stop a warning from being "
+    "shown, turn it off by its identifier; warnings that are off are not displayed again.",
+]
+PACKAGING = [
+    "目次\n第1章 検査 ..... 2\n1.1 lintian ..... 2",
+    "第1章 検査\nパッケージを検査する。\n1.1 lintian\nlintian はパッケージを調べ、問題を報告する。"
+    "報告の一部は上書きファイルで取り消せる。",
+]
+
+
+def test_a_japanese_question_naming_a_program_passes_over_books_without_it(db):
+    interpreter = make_book("Interpreter Manual", INTERPRETER,
+                            [(1, "1 Errors", 2, 0, 2), (2, "1.1 Disabling warnings", 2, 2, 2)])
+    make_book("パッケージの手引き", PACKAGING,
+              [(1, "第1章 検査", 2, 0, 2), (2, "1.1 lintian", 2, 2, 2)])
+    question = "lintian の警告を表示しないようにするには？"
+    answer = retrieval.ask(question)
+    assert first(answer) == ("パッケージの手引き", "1.1 lintian")
+    assert "Interpreter Manual" not in {pick.book_title for pick in answer.recommendation or []}
+    # The rule, not the shelf: without a name in Latin script the English book is in the running.
+    others = retrieval.ask("警告を表示しないようにするには？")
+    assert interpreter.pk in {result.book_id for result in others.results[:2]}
+
+
 def test_results_carry_breadcrumb_pages_and_printed_labels(shelf):
     result = retrieval.ask("Reefing reduces its area when the wind is strong").results[0]
     assert result.breadcrumb == ["1 Sails", "1.1 Mainsail"]
