@@ -235,7 +235,7 @@ class _Reading:
         if self.scored and kind not in (NAVIGATE, RANGE, AGGREGATE) and (asked or not explicit):
             answer.recommendation = recommend.books(
                 self.scored, self.shelf, lambda b, k, unit: _place(self.shelf, b, k, unit,
-                                                                   self.asked),
+                                                                   self.asked, self.scored),
                 ja, asked, self.asked.vectors.get(embeddings.MULTILINGUAL)) or None
         answer.places = _places(answer)
         answer.guide = guide.compose(answer)
@@ -276,17 +276,33 @@ def _results(batch: list[Found], shelf, answer):
         yield result
 
 
-def _place(shelf, book_id, key, unit, question) -> Result:
-    """Return the Result for one section (used for recommendations' places)."""
+def _place(shelf, book_id, key, unit, question, scored=()) -> Result:
+    """Return the Result for one section or unit (used for recommendations' places).
+
+    A unit's quote comes from its own opening or from its section that scored
+    best, whichever sentence holds more of the question's words (a chapter's
+    opening seldom holds the sentence that answers); its excerpt is its opening.
+    """
     found = Found(book_id, key, 0.0, unit=unit, question=question)
-    return _result(shelf, found, _labels(shelf, [found]), quote=True)
+    quoted = None
+    if unit:
+        inside = units.subtree(units.tree(shelf.index(book_id).chunks), key)
+        quoted = next((s.key for s in scored
+                       if s.book_id == book_id and s.key in inside and s.key != key), None)
+    places = [found] + ([Found(book_id, quoted, 0.0)] if quoted is not None else [])
+    return _result(shelf, found, _labels(shelf, places), quote=True, quoted=quoted)
 
 
-def _result(shelf, found: Found, labels, quote: bool) -> Result:
+def _result(shelf, found: Found, labels, quote: bool, quoted: int | None = None) -> Result:
+    """Return the card of found; quoted: the section to quote from, when not its own."""
     index = shelf.index(found.book_id)
     chunk = index.full(found.key)
     said = quotes.quote(chunk, index, found.question) if quote and found.question else None
     text = quotes.excerpt(chunk, said)
+    if said and quoted is not None:
+        inner = quotes.quote(index.full(quoted), index, found.question)
+        if inner and quotes.held(inner, found.question) > quotes.held(said, found.question):
+            said = inner
     terms = found.question.terms if found.question else []
     book = shelf.books[found.book_id]
     subsections = [{"title": index.chunks[k].title, "page_start": index.chunks[k].page_start,

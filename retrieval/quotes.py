@@ -54,6 +54,12 @@ def quote(chunk, index, question) -> Quote | None:
     return Quote(_shortened(sentence), chunk.page_at(start), start)
 
 
+def held(found: Quote, question) -> float:
+    """Return how much of the question a quote holds: the weights of its terms found in it."""
+    weights = _weights(question.terms)
+    return sum(weights[t] for t in set(analysis.terms(found.text)) & weights.keys())
+
+
 def excerpt(chunk, found: Quote | None, width: int = EXCERPT_CHARS) -> str:
     """Return about width characters of chunk's text around the quote."""
     text = chunk.text

@@ -229,6 +229,16 @@ def test_which_book_recommends_the_one_with_a_whole_chapter(sailing):
     assert second.unit == "mentions"
 
 
+def test_a_recommended_chapter_is_quoted_where_it_answers(sailing):
+    make_book("Harbour Guide", HARBOUR)
+    answer = retrieval.ask("Which book explains a knot that makes a fixed loop?")
+    [place] = answer.places
+    assert (place.breadcrumb, place.unit) == (["2 Knots"], "chapter")
+    # Not the chapter's opening ("A sailor needs a handful of reliable knots."): 2.1 says it.
+    assert place.quote.startswith("The bowline makes a fixed loop") and place.quote_page == 4
+    assert place.excerpt.startswith("2 Knots A sailor needs")
+
+
 def test_follow_ups_narrow_and_step_through_the_book(shelf):
     answer = retrieval.ask("wind")
     assert {r.book_id for r in answer.results} == {shelf[0].pk, shelf[1].pk}
