@@ -17,13 +17,15 @@ from django.db.models import F
 from books.models import Book, Heading, HeadingDecision, ReviewFlag
 from indexing.toc.model import Entry
 from indexing.toc.recover import with_ends
+from indexing.toc.text import key as title_key
 
 Status = Heading.Status
 UNRESOLVED_REASON = "The heading was not found on the pages where the table of contents puts it."
 SHIFT = 10_000_000  # positions moved out of the way while the new headings are made
 SNAPSHOT_FIELDS = ("title", "level", "number", "printed_page", "page", "page_end", "line",
                    "status", "confidence", "parent_id")
-# What a reviewer's decision sets, carried onto the same entry when the headings are replaced.
+# What a reviewer's decision may set: the fields it changed are carried onto the same entry
+# when the headings are replaced.
 DECIDED_FIELDS = ("title", "level", "number", "printed_page", "page", "line", "status",
                   "confidence")
 # What an entry a reviewer split off is made again with, from the heading it became.
@@ -99,24 +101,31 @@ def _decided(book: Book) -> tuple[dict[tuple, list[HeadingDecision]], list[list[
         first = rows[0]
         if "split_from" not in first.before:
             printed = first.before.get("printed_page", first.heading.printed_page)
-            recovered[(first.before.get("title"), printed)] = rows
+            recovered[_entry_key(first.before.get("title") or "", printed)] = rows
     return recovered, splits
+
+
+def _entry_key(title: str, printed_page: str) -> tuple[str, str]:
+    """Return what knows an entry again when the contents are read anew: its title's letters
+    and digits (spacing and punctuation may be read otherwise) and its printed page."""
+    return title_key(title), printed_page
 
 
 def _reapply(decided, headings: list[Heading]) -> dict[int, Heading]:
     """Move decisions onto the same entries recovered again and apply the latest of each;
     return old heading id → the heading its decisions moved to."""
-    by_entry = {(heading.title, heading.printed_page): heading for heading in headings}
+    by_entry = {_entry_key(heading.title, heading.printed_page): heading for heading in headings}
     moved = {}
     for entry, rows in decided.items():
         heading = by_entry.get(entry)
         if heading is None:
             logger.warning("A reviewed entry %r is no longer in the contents; its %d decision(s) "
-                           "go with it", entry[0], len(rows))
+                           "go with it", rows[0].before.get("title"), len(rows))
             continue
-        for name in DECIDED_FIELDS:
-            if name in rows[-1].after:
-                setattr(heading, name, rows[-1].after[name])
+        before, after = rows[0].before, rows[-1].after
+        for name in DECIDED_FIELDS:  # what the reviewers changed; the rest as read anew
+            if name in after and (name not in before or after[name] != before[name]):
+                setattr(heading, name, after[name])
         heading.save()
         HeadingDecision.objects.filter(pk__in=[row.pk for row in rows]).update(heading=heading)
         moved[rows[0].heading_id] = heading
@@ -130,13 +139,13 @@ def _split_again(splits, moved: dict[int, Heading], headings: list[Heading]) -> 
     An entry the contents now give by itself (same title and printed page) is not made
     twice: the decisions move to it, and it is left as the reviewer left it.
     """
-    by_entry = {(heading.title, heading.printed_page): heading for heading in headings}
+    by_entry = {_entry_key(heading.title, heading.printed_page): heading for heading in headings}
     made = []
     for rows in splits:
         old = rows[0].heading
         fields = {name: getattr(old, name) for name in SPLIT_FIELDS}
         source = moved.get(rows[0].before["split_from"])
-        heading = by_entry.get((old.title, old.printed_page))
+        heading = by_entry.get(_entry_key(old.title, old.printed_page))
         if heading is not None:
             for name in DECIDED_FIELDS:
                 setattr(heading, name, fields[name])

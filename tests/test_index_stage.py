@@ -189,6 +189,29 @@ def test_an_entry_split_off_that_the_contents_now_give_is_not_made_twice(indexed
         "split", "move"]
 
 
+def test_decisions_survive_a_title_read_with_other_spacing(shelve, english_pdf, monkeypatch,
+                                                            django_user_model):
+    from books.review import decisions
+
+    glued = Entry(level=2, title="1.2Jib", printed_page="9", page=None, page_end=None,
+                  status="unresolved", confidence=0.0, line=None, toc_page=1, toc_line=0,
+                  number="1.2")
+    monkeypatch.setattr(index.toc, "recover", lambda pages: TocResult(
+        [RESULT.entries[0], glued], [1], [], {}))
+    book = shelve(english_pdf)
+    alice = django_user_model.objects.create_user("reviewer")
+    decisions.do_place(book.headings.get(title="1.2Jib"), alice, 3)
+
+    monkeypatch.setattr(index.toc, "recover", lambda pages: TocResult(  # "1.2 Jib" now
+        [RESULT.entries[0], RESULT.entries[2]], [1], [], {}))
+    book.stage_runs.filter(stage="index").update(status="pending")
+    run_pending("w", book_id=book.pk)
+
+    jib = book.headings.get(title="1.2 Jib")
+    assert (jib.page, jib.status) == (3, "reviewed")
+    assert [d.action for d in jib.decisions.all()] == ["move"]
+
+
 def test_a_top_level_heading_not_placed_is_flagged_most_severe(shelve, english_pdf, monkeypatch):
     entries = [entry(1, "Sails", None, status="unresolved", printed="1", number="1"),
                entry(2, "Jib", None, status="unresolved", printed="9", number="1.2")]
