@@ -42,9 +42,21 @@ LOOKALIKES = str.maketrans({
 })
 
 
-# OCR reads dots and specks between a number and its title as bullets: "2.1・.さあ".
+# OCR reads dots and specks between a number and its title as bullets ("2.1・.さあ"), or
+# as a comma or a long-vowel mark ("2、はじめの一歩", "2.5ーポピュラーな…"; not "2、3の例").
 JUNK_AFTER_NUMBER = re.compile(
-    r"^((?:\d{1,3}(?:[.．]\d{1,3})*|第\S{1,6}?[章節編部款項]))\s*[・·•…]+[.．・·]*\s*(?=\S)"
+    r"^((?:\d{1,3}(?:[.．]\d{1,3})*|第\S{1,6}?[章節編部款項]))"
+    r"\s*(?:[・·•…]+[.．・·]*\s*(?=\S)|[、，ー]\s*(?=[^\s\d０-９]))"
+)
+# OCR drops the space between a number and its title: "7.1怪しげな変更", "2.3Where/how…",
+# "5Software available", "1まずは正攻法で". A number glued to a counter ("3つの方法", "1章")
+# or to a lower-case letter ("2nd", "64bit") is the title's own word and stays.
+COUNTERS = "つ日月年回人個本番度点種分秒時行枚冊部歳倍章節編巻号次期代位割台件階"
+_AFTER_NUMBER = "\\s\\d０-９.．、，ー%％)）"
+GLUED_NUMBER = re.compile(  # 1.2.3 is a section's number; 1.5 may be a quantity ("1.5倍")
+    r"^((?:\d{1,3}|[A-Z])(?:[.．]\d{1,3}){2,})(?=[^" + _AFTER_NUMBER + "])"
+    r"|^((?:\d{1,3}|[A-Z])[.．]\d{1,3})(?=[^" + _AFTER_NUMBER + COUNTERS + "])"
+    r"|^(\d{1,3})(?=[A-Z][a-z]|[\u3041-\u3096\u30a1-\u30fa\u4e00-\u9fff](?<![" + COUNTERS + r"]))"
 )
 
 
@@ -61,14 +73,16 @@ KANJI_ITEM = re.compile(r"^([一二三四五六七八九十ーニ\-—－])[\s�
 
 
 def tidy_title(text: str) -> str:
-    """Return the title without bullet-like specks between its number and its words.
+    """Return the title without bullet-like specks between its number and its words, and
+    with a space between them where OCR dropped it.
 
     A Japanese label spaced out by OCR ("第1 章") is closed up ("第1章"), and one
     whose numeral OCR read as a look-alike ("第ー節", "第ニ章") is read as printed.
     """
     text = LEADING_SPECKS.sub("", text)
     text = LOOKALIKE_LABEL.sub(lambda m: "第" + m[1].translate(KANJI_FROM_LOOKALIKE) + m[2], text)
-    return JUNK_AFTER_NUMBER.sub(r"\1 ", SPACED_LABEL.sub(r"第\1\2", text))
+    text = JUNK_AFTER_NUMBER.sub(r"\1 ", SPACED_LABEL.sub(r"第\1\2", text))
+    return GLUED_NUMBER.sub(lambda m: next(group for group in m.groups() if group) + " ", text)
 
 
 def clean(text: str) -> str:

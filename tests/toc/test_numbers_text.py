@@ -113,3 +113,27 @@ def test_specks_between_a_number_and_its_title_are_dropped():
     assert tidy_title("第 十二 節 港") == "第十二節 港"
     assert tidy_title("第一章と第二 章") == "第一章と第二 章"  # only the label a title opens with
 
+
+@pytest.mark.parametrize("read,printed", [
+    ("7.1怪しげな変更", "7.1 怪しげな変更"),  # the space OCR (or a text layer) dropped
+    ("2.3Where/how can I get the images?", "2.3 Where/how can I get the images?"),
+    ("12.10Abstract", "12.10 Abstract"),
+    ("5.3.1行間隔", "5.3.1 行間隔"),
+    ("A.5ネイティブDebian パッケージ", "A.5 ネイティブDebian パッケージ"),
+    ("5Software available", "5 Software available"),
+    ("1まずは正攻法で始めよう", "1 まずは正攻法で始めよう"),
+    ("2、はじめの一歩", "2 はじめの一歩"),  # a speck read as a comma
+    ("2.5ーポピュラーなビルドシステム", "2.5 ポピュラーなビルドシステム"),  # … as a long vowel
+    ("3つの方法", "3つの方法"),  # a number the title says, with its counter
+    ("1.5倍の速さ", "1.5倍の速さ"),
+    ("2、3の注意", "2、3の注意"),
+    ("3D graphics", "3D graphics"),
+    ("64bit", "64bit"),
+    ("2nd edition", "2nd edition"),
+    ("1.2.3", "1.2.3"),
+])
+def test_a_number_glued_to_its_title_is_set_apart(read, printed):
+    from indexing.toc.text import tidy_title
+
+    assert tidy_title(read) == printed
+
