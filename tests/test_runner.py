@@ -267,12 +267,8 @@ def test_books_registered_before_a_stage_existed_get_its_run(book):
     assert list(runner.runnable()) == [run]
 
 
-def test_an_upgrade_recovers_finished_books_contents_again(shelve, tmp_path):
-    """Migration 0003: index, verify and embed run again; OCR and ingest are kept."""
-    import importlib
-
-    from django.apps import apps
-
+def _boats_with_folios(tmp_path):
+    """Return a three-chapter PDF whose contents the pipeline recovers (printed folios)."""
     from tests.pdfs import make_pdf
 
     folio = "\n" * 30
@@ -280,7 +276,16 @@ def test_an_upgrade_recovers_finished_books_contents_again(shelve, tmp_path):
              f"1 Sails\nThe mainsail catches the wind.{folio}1",
              f"2 Knots\nThe bowline makes a loop.{folio}2",
              f"3 Tides\nThe sea rises twice a day.{folio}3"]
-    book = shelve(make_pdf(tmp_path / "boats.pdf", pages, title="Boats"))
+    return make_pdf(tmp_path / "boats.pdf", pages, title="Boats")
+
+
+def test_an_upgrade_recovers_finished_books_contents_again(shelve, tmp_path):
+    """Migration 0003: index, verify and embed run again; OCR and ingest are kept."""
+    import importlib
+
+    from django.apps import apps
+
+    book = shelve(_boats_with_folios(tmp_path))
     assert set(book.stage_runs.values_list("status", flat=True)) == {"done"}
     before = list(book.headings.values_list("title", "page"))
     assert before == [("1 Sails", 2), ("2 Knots", 3), ("3 Tides", 4)]
@@ -291,6 +296,27 @@ def test_an_upgrade_recovers_finished_books_contents_again(shelve, tmp_path):
     runner.run_pending("test-worker")
     assert set(book.stage_runs.values_list("status", flat=True)) == {"done"}
     assert list(book.headings.values_list("title", "page")) == before
+
+
+def test_the_tidy_titles_migration_sets_numbers_apart_and_embeds_again(shelve, tmp_path,
+                                                                        django_user_model):
+    import importlib
+
+    from django.apps import apps
+
+    from books.review import decisions
+    book = shelve(_boats_with_folios(tmp_path))
+    sails, knots = book.headings.get(title="1 Sails"), book.headings.get(title="2 Knots")
+    sails.title = "1Sails"  # as an earlier version read a number glued to its title
+    sails.save()
+    decisions.do_edit(knots, django_user_model.objects.create_user("reviewer"), "2Knots", 1)
+    book.stage_runs.filter(stage="embed").update(status="done")
+    importlib.import_module("indexing.migrations.0007_tidy_heading_titles").tidy(apps, None)
+    assert book.headings.get(pk=sails.pk).title == "1 Sails"
+    assert book.headings.get(pk=knots.pk).title == "2Knots"  # as its reviewer wrote it
+    assert book.stage_runs.get(stage="embed").status == "pending"
+    runner.run_pending("test-worker")
+    assert book.stage_runs.get(stage="embed").status == "done"
 
 
 def test_the_previews_migration_puts_previews_first_for_books_already_shelved(shelve, english_pdf):
