@@ -60,12 +60,8 @@ def image_path(folder: Path, number: int, size: str) -> Path:
 def open_page_image(book, number: int, size: str):
     """Return the PNG of the page at the named size, open for reading, rendering it if needed."""
     folder = cache_dir(PREVIEWS if size == PREVIEW else VIEWS, book.sha256)
-
-    def make(path):
-        with pymupdf.open(book.path) as document:
-            render_page(document.load_page(number - 1), WIDTHS[size], path, Bounds.from_settings())
-
-    return _opened(image_path(folder, number, size), make, kept=size == PREVIEW)
+    return _opened(image_path(folder, number, size), book, number, WIDTHS[size],
+                   kept=size == PREVIEW)
 
 
 def render_previews(document, folder: Path, numbers, bounds: Bounds):
@@ -86,22 +82,18 @@ def open_line_crop(book, number: int, size: tuple[float, float], box, vertical: 
     """
     clip = crop_rect(size, box, vertical)
     name = "crop-{}-{}.png".format(number, "-".join(f"{value:.0f}" for value in clip))
-
-    def make(path):
-        with pymupdf.open(book.path) as document:
-            render_page(document.load_page(number - 1), CROP_SIDE, path, Bounds.from_settings(),
-                        clip)
-
-    return _opened(cache_dir(VIEWS, book.sha256) / name, make, kept=False)
+    return _opened(cache_dir(VIEWS, book.sha256) / name, book, number, CROP_SIDE, clip=clip)
 
 
-def _opened(path: Path, make, kept: bool):
-    """Return path open for reading, made first if it is not there; an image of the views
-    cache is marked as just used, and a new one may set off a trim."""
+def _opened(path: Path, book, number: int, width: int, clip=None, kept: bool = False):
+    """Return path open for reading, rendered first (page number of book, width px, a clip
+    of it) if it is not there; an image of the views cache is marked as just used, and a
+    new one may set off a trim."""
     try:
         handle = open(path, "rb")
     except FileNotFoundError:
-        make(path)
+        with pymupdf.open(book.path) as document:
+            render_page(document.load_page(number - 1), width, path, Bounds.from_settings(), clip)
         handle = open(path, "rb")  # a trim removes the images used longest ago, not this one
         if not kept:
             trim_soon()
