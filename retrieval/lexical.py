@@ -101,12 +101,16 @@ class WordIndex:
         # becomes a signed term), and the book's old sections would stay.
         writer.delete_documents_by_query(tantivy.Query.term_query(self.schema, "book", book_id))
 
-    def search(self, terms: list[str], book_ids=None, limit: int = 200) -> list[Hit]:
-        """Return the best sections for terms, best first (book_ids: only those books)."""
+    def search(self, terms: list[str], book_ids=None, limit: int = 200, extra=None) -> list[Hit]:
+        """Return the best sections for terms, best first (book_ids: only those books;
+        extra: more terms, each with its weight against 1 for one of terms)."""
+        weighted = {term: 1.0 for term in terms}
+        for term, weight in (extra or {}).items():
+            weighted.setdefault(term, weight)
         clauses = [
             (tantivy.Occur.Should, tantivy.Query.boost_query(
-                tantivy.Query.term_query(self.schema, name, term), weight))
-            for term in dict.fromkeys(terms) for name, weight in FIELDS.items()
+                tantivy.Query.term_query(self.schema, name, term), weight * boost))
+            for term, boost in weighted.items() for name, weight in FIELDS.items()
         ]
 
         if not clauses or (book_ids is not None and not book_ids):

@@ -28,9 +28,10 @@ class Shelf:
     def chunk(self, book_id: int, key: int):
         return self.index(book_id).chunks[key]
 
-    def words(self, terms, book_ids, limit) -> list[lexical.Hit]:
-        """Return the best sections of book_ids by words, best first."""
-        return self._lexical("search", terms, book_ids, limit)
+    def words(self, terms, book_ids, limit, extra=None) -> list[lexical.Hit]:
+        """Return the best sections of book_ids by words, best first (extra: more terms
+        with their weights, ``lexical.WordIndex.search``)."""
+        return self._lexical("search", terms, book_ids, limit, extra=extra)
 
     def quoted(self, terms, book_ids, limit) -> list[lexical.Hit]:
         """Return the sections of book_ids holding the most of the terms' neighbouring pairs."""
@@ -45,15 +46,15 @@ class Shelf:
                      if self.index(book_id).words.books_holding(terms))
         return found
 
-    def _lexical(self, how, terms, book_ids, limit) -> list[lexical.Hit]:
-        if not terms:
+    def _lexical(self, how, terms, book_ids, limit, **more) -> list[lexical.Hit]:
+        if not terms and not more.get("extra"):
             return []
         only = None if (not self.narrowed and len(book_ids) == len(self.book_ids)) else book_ids
         wanted = set(book_ids)  # the index may hold books this reader is not to see
-        hits = [hit for hit in getattr(lexical.get(), how)(terms, only, limit)
+        hits = [hit for hit in getattr(lexical.get(), how)(terms, only, limit, **more)
                 if hit.book_id in wanted]
         for book_id in self._live(book_ids):
-            hits.extend(getattr(self.index(book_id).words, how)(terms, None, limit))
+            hits.extend(getattr(self.index(book_id).words, how)(terms, None, limit, **more))
         return sorted(hits, key=lambda hit: -hit.score)[:limit]
 
     def nearest(self, role, vector, k, book_ids) -> list[tuple[int, int]]:
