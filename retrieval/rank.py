@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from retrieval import analysis, embeddings
+from retrieval import analysis, bilingual, embeddings
 from retrieval.shelf import POOL_BOOKS
 
 LEXICAL_POOL = 300
@@ -79,6 +79,9 @@ class Question:
     quoted: dict = field(default_factory=dict)
     """(book id, key) → the share of the question's term pairs the section holds side by
     side, where it is QUOTED_FROM or more (set as candidates are found)."""
+    translated: dict = field(default_factory=dict)
+    """The terms of the question's words in the other language → their weights
+    (``retrieval.bilingual``): they find sections in books written in it."""
 
     @classmethod
     def of(cls, text: str, named=None, book_words=(), beginner=False) -> "Question":
@@ -86,7 +89,10 @@ class Question:
         kept = [t for t in terms if t not in book_words] or terms
         english = not _CJK.search(text)
         vectors = {e.role: e.encode([text])[0] for e in embeddings.encoders() if e.applies(text)}
-        return cls(text, kept, vectors, dict(named or {}), english, beginner)
+        translated = {t: w for t, w in bilingual.translations(text).items()
+                      if t not in book_words and t not in kept}
+        return cls(text, kept, vectors, dict(named or {}), english, beginner,
+                   translated=translated)
 
 
 @dataclass
@@ -128,7 +134,7 @@ def pool(question: Question, shelf, *, book_ids=None, allowed=None, exclude=()) 
 def _candidates(question, shelf, book_ids) -> dict:
     """Return (book id, key) → BM25 for the candidates of every signal (0: not by words)."""
     found = {}
-    for hit in shelf.words(question.terms, book_ids, LEXICAL_POOL):
+    for hit in shelf.words(question.terms, book_ids, LEXICAL_POOL, question.translated):
         found[(hit.book_id, hit.key)] = hit.score
     question.quoted = {(hit.book_id, hit.key): hit.score
                        for hit in shelf.quoted(question.terms, book_ids, LEXICAL_POOL)

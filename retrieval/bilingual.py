@@ -1,0 +1,200 @@
+"""A question's words in the shelf's other language, from a Japanese–English dictionary.
+
+A Japanese question about an English manual shares no word with it, and the
+multilingual encoder alone reads a short question poorly across languages:
+asked 「beamer で目次を表示するには？」 it ranked "Mode Specifications" first
+and "Adding a Table of Contents" fourth. So the words of a question are looked
+up in JMdict (the Electronic Dictionary Research and Development Group's
+Japanese–English dictionary, CC BY-SA 4.0; the ``jamdict-data`` package ships it
+as SQLite), and their translations join the question's terms at a lower weight:
+
+- a Japanese question's words, longest first (逆行列 before 逆 and 行列, from
+  Sudachi's morphemes), give the English glosses of their first SENSES senses
+  (目次 → "table of contents");
+- an English question's phrases, longest first ("table of contents" before
+  "table"), give the common Japanese words that translate them, where at most
+  MAX_HEADWORDS do (holiday → 休暇, 休日, 祝日…; a vaguer word is skipped).
+
+A word with several senses shares its weight among them: each translation
+counts WEIGHT over the number of senses of the word it came from, against 1 for
+a word of the question itself. ``LIBRARIAN_DICTIONARY`` names another database
+of the same form, or ``none``.
+"""
+
+import logging
+import re
+import sqlite3
+import threading
+import unicodedata
+from functools import lru_cache
+from pathlib import Path
+
+from django.conf import settings
+from sudachipy import SplitMode
+
+from retrieval import analysis
+
+log = logging.getLogger(__name__)
+
+SENSES = 3
+MAX_HEADWORDS = 6
+WEIGHT = 1.0
+LONGEST = 3
+"""Words and phrases are looked up up to this many morphemes or words long."""
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_PAREN = re.compile(r"\([^)]*\)")
+_WORD = re.compile(r"[a-z][a-z0-9'-]*")
+_local = threading.local()
+
+
+def translations(text: str) -> dict[str, float]:
+    """Return the index terms of text's translation with their weights (see the module)."""
+    if _database() is None:
+        return {}
+    text = unicodedata.normalize("NFKC", text)
+    return _into_english(text) if _CJK.search(text) else _into_japanese(text)
+
+
+def _into_english(text: str) -> dict[str, float]:
+    out = {}
+    for word in _japanese_words(text):
+        senses = _senses(word)
+        for gloss_list in senses:
+            for gloss in gloss_list:
+                for term in analysis.question_terms(_bare(gloss)):
+                    if not _CJK.search(term):
+                        out[term] = max(out.get(term, 0.0), WEIGHT / len(senses))
+    return out
+
+
+def _into_japanese(text: str) -> dict[str, float]:
+    words = _WORD.findall(text.casefold())
+    out, i = {}, 0
+    while i < len(words):
+        for n in range(min(LONGEST, len(words) - i), 0, -1):
+            phrase = " ".join(words[i:i + n])
+            if n == 1 and (phrase in analysis.STOP_WORDS or phrase in analysis.QUESTION_WORDS):
+                continue
+            headwords = _headwords(phrase)
+            if headwords:
+                for headword in headwords:
+                    for term in analysis.question_terms(headword):
+                        out[term] = max(out.get(term, 0.0), WEIGHT / len(headwords))
+                i += n
+                break
+        else:
+            i += 1
+    return out
+
+
+def _japanese_words(text: str) -> list[str]:
+    """Return the dictionary words of text's Japanese runs, longest first: consecutive
+    morphemes that stand in the dictionary together are one word."""
+    found = []
+    for match in analysis._JAPANESE.finditer(text):
+        morphemes = list(analysis._sudachi().tokenize(match.group(), SplitMode.C))
+        i = 0
+        while i < len(morphemes):
+            for n in range(min(LONGEST, len(morphemes) - i), 0, -1):
+                run = morphemes[i:i + n]
+                if n == 1:
+                    term = analysis._japanese_term(run[0])
+                    word = run[0].dictionary_form() if term else None
+                    if word and (term in analysis.JAPANESE_QUESTION_WORDS
+                                 or word in analysis.JAPANESE_QUESTION_WORDS):
+                        word = None
+                else:
+                    word = "".join(m.surface() for m in run)
+                    if not all(analysis._japanese_term(m) for m in (run[0], run[-1])):
+                        word = None
+                if word and _senses(word):
+                    found.append(word)
+                    i += n
+                    break
+            else:
+                i += 1
+    return found
+
+
+@lru_cache(maxsize=20_000)
+def _senses(word: str) -> tuple[tuple[str, ...], ...]:
+    """Return the English glosses of word's first SENSES senses in each of its entries."""
+    db = _database()
+    rows = db.execute(
+        "SELECT s.idseq, s.ID, g.text FROM Sense s JOIN SenseGloss g ON g.sid = s.ID "
+        "WHERE s.idseq IN (SELECT idseq FROM Kanji WHERE text = ?1 "
+        "                  UNION SELECT idseq FROM Kana WHERE text = ?1) "
+        "ORDER BY s.idseq, s.ID", (word,)).fetchall()
+    senses, seen = {}, {}
+    for idseq, sense, gloss in rows:
+        seen.setdefault(idseq, [])
+        if sense not in seen[idseq]:
+            if len(seen[idseq]) == SENSES:
+                continue
+            seen[idseq].append(sense)
+        senses.setdefault(sense, []).append(gloss)
+    return tuple(tuple(glosses) for glosses in senses.values())
+
+
+@lru_cache(maxsize=20_000)
+def _headwords(phrase: str) -> tuple[str, ...]:
+    """Return the common Japanese words (a priority mark in JMdict) one of whose first
+    SENSES senses is phrase, or () when there are none or more than MAX_HEADWORDS."""
+    db = _database()
+    rows = db.execute(
+        "SELECT DISTINCT s.idseq, s.ID FROM SenseGloss g JOIN Sense s ON s.ID = g.sid "
+        "WHERE g.text IN (?1, ?2, ?3)", (phrase, "to " + phrase, phrase.capitalize())).fetchall()
+    found = []
+    for idseq, sense in rows:
+        first = [r[0] for r in db.execute(
+            "SELECT ID FROM Sense WHERE idseq = ? ORDER BY ID LIMIT ?", (idseq, SENSES))]
+        if sense not in first:
+            continue
+        word = db.execute(
+            "SELECT k.text FROM Kanji k WHERE k.idseq = ?1 AND EXISTS "
+            "(SELECT 1 FROM KJP p WHERE p.kid = k.ID) ORDER BY k.ID LIMIT 1", (idseq,)).fetchone()
+        word = word or db.execute(
+            "SELECT k.text FROM Kana k WHERE k.idseq = ?1 AND EXISTS "
+            "(SELECT 1 FROM KNP p WHERE p.kid = k.ID) ORDER BY k.ID LIMIT 1", (idseq,)).fetchone()
+        if word and word[0] not in found:
+            found.append(word[0])
+    return tuple(found) if len(found) <= MAX_HEADWORDS else ()
+
+
+def _bare(gloss: str) -> str:
+    """Return a gloss without its notes in brackets and its infinitive's "to"."""
+    gloss = _PAREN.sub(" ", gloss).strip()
+    return gloss[3:] if gloss.startswith("to ") else gloss
+
+
+def path() -> Path | None:
+    """Return the dictionary's file (None: ``LIBRARIAN_DICTIONARY`` is none)."""
+    chosen = settings.LIBRARIAN_DICTIONARY
+    if chosen == "none":
+        return None
+    if chosen:
+        return Path(chosen)
+    try:
+        import jamdict_data
+    except ImportError:
+        return None
+    return Path(jamdict_data.__file__).resolve().parent / "jamdict.db"
+
+
+def _database():
+    if getattr(_local, "path", False) is not False and _local.path == path():
+        return _local.db
+    chosen = path()
+    db = None
+    if chosen is not None:
+        if chosen.is_file():
+            db = sqlite3.connect(f"file:{chosen}?mode=ro&immutable=1", uri=True)
+        else:
+            _missing(str(chosen))
+    _local.path, _local.db = chosen, db
+    return db
+
+
+@lru_cache(maxsize=4)
+def _missing(where: str) -> None:
+    log.warning("No Japanese-English dictionary at %s: questions are not translated", where)

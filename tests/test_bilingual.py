@@ -1,0 +1,79 @@
+"""Translating a question's words through the Japanese–English dictionary (JMdict)."""
+
+import logging
+
+import pytest
+
+import retrieval
+from retrieval import bilingual
+from tests.test_retrieval import first, make_book
+
+
+@pytest.fixture(autouse=True)
+def fresh_connection(settings):
+    # Each test sees the dictionary its settings name, not one a thread opened before.
+    bilingual._local.__dict__.clear()
+    yield
+    bilingual._local.__dict__.clear()
+
+
+def test_a_japanese_word_gives_its_english_glosses():
+    terms = bilingual.translations("目次を表示するには？")
+    assert terms["tabl"] == terms["content"] == bilingual.WEIGHT  # 目次: "table of contents"
+    # 表示 has three senses: each of their words counts a third.
+    assert terms["display"] == pytest.approx(bilingual.WEIGHT / 3)
+    assert not any("\u3040" <= ch <= "\u9fff" for term in terms for ch in term)
+
+
+def test_morphemes_that_make_one_word_are_looked_up_together():
+    # Sudachi cuts 逆行列 into 逆 and 行列; the dictionary knows it as "inverse matrix".
+    terms = bilingual.translations("逆行列を求める")
+    assert terms["invers"] == terms["matrix"] == bilingual.WEIGHT
+
+
+def test_the_words_that_frame_a_question_are_not_translated():
+    assert bilingual.translations("最初に読むべき本は？") == {}
+
+
+def test_an_english_phrase_gives_the_common_japanese_words_for_it():
+    terms = bilingual.translations("How do I make a table of contents?")
+    assert terms["目次"] == bilingual.WEIGHT  # the phrase, not "table" and "contents" apart
+    assert "表" not in terms
+
+
+def test_an_english_word_with_many_japanese_words_is_left_out(monkeypatch):
+    monkeypatch.setattr(bilingual, "MAX_HEADWORDS", 1)
+    bilingual._headwords.cache_clear()
+    try:
+        assert "休暇" not in bilingual.translations("a long holiday")  # 休暇, 休日, 祝日…
+    finally:
+        bilingual._headwords.cache_clear()
+
+
+def test_no_dictionary_translates_nothing(settings, tmp_path, caplog):
+    settings.LIBRARIAN_DICTIONARY = "none"
+    assert bilingual.translations("目次") == {}
+    bilingual._local.__dict__.clear()
+    settings.LIBRARIAN_DICTIONARY = str(tmp_path / "missing.db")
+    with caplog.at_level(logging.WARNING, logger="retrieval.bilingual"):
+        assert bilingual.translations("目次") == {}
+    assert "No Japanese-English dictionary" in caplog.text
+
+
+SLIDES = [
+    "Contents\n1 Frames ..... 2\n1.1 Overlays ..... 2\n1.2 Outline ..... 2",
+    "1 Frames\nA frame is one slide of the talk.\n1.1 Overlays\nAn overlay shows the items "
+    "of a slide one at a time, with a pause between them.\n1.2 Outline\nThe tableofcontents "
+    "command puts a table of contents of the talk on a slide.",
+]
+HEADINGS = [(1, "1 Frames", 2, 0, 2), (2, "1.1 Overlays", 2, 2, 2), (2, "1.2 Outline", 2, 4, 2)]
+
+
+@pytest.mark.parametrize("dictionary,found", [(None, True), ("none", False)])
+def test_a_japanese_question_finds_its_words_in_an_english_book(db, settings, dictionary, found):
+    settings.LIBRARIAN_DICTIONARY = dictionary
+    slides = make_book("Slides User Guide", SLIDES, HEADINGS)
+    answer = retrieval.ask("目次を表示するには？")
+    # Without the dictionary only the multilingual encoder reads the question, and it
+    # puts the chapter's opening first.
+    assert (first(answer) == (slides.title, "1.2 Outline")) is found
