@@ -55,7 +55,8 @@ UNNAMED = 0.2
 formats: lintian, quilt, GPG), and every book about them writes them so. A section that
 shares no word with the question, in a book where none of those names occurs, was found
 by the multilingual encoder on the rest of the question alone (「lintian の警告」 read as
-Octave's "Warnings"): it counts this much, wherever some book of the shelf holds a name."""
+Octave's "Warnings"): it counts this much, wherever some book of the shelf holds a name,
+and the words it matched only in translation (``retrieval.bilingual``) count for nothing."""
 BEGINNER = 2.0
 """For a reader starting out, sections in an introduction or tutorial count this much more."""
 _INTRODUCTORY = re.compile(
@@ -82,6 +83,9 @@ class Question:
     translated: dict = field(default_factory=dict)
     """The terms of the question's words in the other language → their weights
     (``retrieval.bilingual``): they find sections in books written in it."""
+    own_words: set = field(default_factory=set)
+    """(book id, key) of the candidates holding one of the question's own terms, not only
+    a translation (set as candidates are found)."""
 
     @classmethod
     def of(cls, text: str, named=None, book_words=(), beginner=False) -> "Question":
@@ -136,6 +140,8 @@ def _candidates(question, shelf, book_ids) -> dict:
     found = {}
     for hit in shelf.words(question.terms, book_ids, LEXICAL_POOL, question.translated):
         found[(hit.book_id, hit.key)] = hit.score
+    question.own_words = set(found) if not question.translated else {
+        (hit.book_id, hit.key) for hit in shelf.words(question.terms, book_ids, LEXICAL_POOL)}
     question.quoted = {(hit.book_id, hit.key): hit.score
                        for hit in shelf.quoted(question.terms, book_ids, LEXICAL_POOL)
                        if hit.score >= QUOTED_FROM}
@@ -164,7 +170,10 @@ def _best_books(rankings) -> set[int]:
 def _fused(question, shelf, pairs, words) -> list[Scored]:
     if not pairs:
         return []
-    lexical_scores = np.array([words.get(pair, 0.0) for pair in pairs])
+    unnamed = _unnamed(question, shelf, pairs)
+    # Where the names rule a book out, its translated words found it on the rest alone too.
+    lexical_scores = np.array([words.get(pair, 0.0) if off == 1.0 else 0.0
+                               for pair, off in zip(pairs, unnamed)])
     meaning = {role: shelf.cosines(role, vector, pairs) for role, vector in question.vectors.items()}
     w_words, w_multi, w_english = WEIGHTS[question.english]
     mixture = w_words * _softmax(lexical_scores / (lexical_scores.max() or 1), TEMPERATURE["words"],
@@ -178,7 +187,7 @@ def _fused(question, shelf, pairs, words) -> list[Scored]:
     elif multi is not None and w_english:
         mixture = mixture + w_english * _softmax(multi, TEMPERATURE["meaning"])
     prior = np.array([_prior(question, shelf, pair) for pair in pairs])
-    scores = mixture * prior * _unnamed(question, shelf, pairs, lexical_scores)
+    scores = mixture * prior * unnamed
     scores = scores / (scores.sum() or 1)
     order = np.argsort(-scores, kind="stable")
     return [Scored(pairs[i][0], pairs[i][1], float(scores[i]), float(lexical_scores[i]),
@@ -195,15 +204,16 @@ def _prior(question, shelf, pair) -> float:
     return weight * (BACK_MATTER if chunk.back_matter else 1.0)
 
 
-def _unnamed(question, shelf, pairs, lexical_scores) -> np.ndarray:
-    """Return UNNAMED for each section that shares no word with a Japanese question, in a book
-    holding none of the names the question writes in Latin script, else 1 (see UNNAMED)."""
+def _unnamed(question, shelf, pairs) -> np.ndarray:
+    """Return UNNAMED for each section that shares none of its own words with a Japanese
+    question (a translation does not count), in a book holding none of the names the
+    question writes in Latin script, else 1 (see UNNAMED)."""
     names = [] if question.english else [t for t in question.terms if _NAME.fullmatch(t)]
     holding = shelf.books_holding(names, {book_id for book_id, _ in pairs}) if names else set()
     if not holding:
         return np.ones(len(pairs))
-    return np.array([UNNAMED if not words and book_id not in holding else 1.0
-                     for (book_id, _), words in zip(pairs, lexical_scores)])
+    return np.array([UNNAMED if pair not in question.own_words and pair[0] not in holding else 1.0
+                     for pair in pairs])
 
 
 def _softmax(values: np.ndarray, temperature: float, active: bool = True) -> np.ndarray:
