@@ -146,6 +146,15 @@ def _latin(text: str, start: int, end: int) -> list[Token]:
     return out
 
 
+def japanese_runs(text: str) -> list[list[tuple[str, str, str | None]]]:
+    """Return each Japanese run of text as its morphemes (Sudachi's longest units), each as
+    (surface, dictionary form, index term or None for a word that is not a content word)."""
+    return [[(m.surface(), m.dictionary_form(), _japanese_term(m))
+             for _, piece in _pieces(match.group())
+             for m in _sudachi().tokenize(piece, SplitMode.C)]
+            for match in _JAPANESE.finditer(text)]
+
+
 def stem(word: str) -> str:
     return _stemmer().stemWord(word)
 

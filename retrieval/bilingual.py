@@ -30,7 +30,6 @@ from functools import lru_cache
 from pathlib import Path
 
 from django.conf import settings
-from sudachipy import SplitMode
 
 from retrieval import analysis
 
@@ -91,22 +90,11 @@ def _japanese_words(text: str) -> list[str]:
     """Return the dictionary words of text's Japanese runs, longest first: consecutive
     morphemes that stand in the dictionary together are one word."""
     found = []
-    for match in analysis._JAPANESE.finditer(text):
-        morphemes = list(analysis._sudachi().tokenize(match.group(), SplitMode.C))
+    for morphemes in analysis.japanese_runs(text):
         i = 0
         while i < len(morphemes):
             for n in range(min(LONGEST, len(morphemes) - i), 0, -1):
-                run = morphemes[i:i + n]
-                if n == 1:
-                    term = analysis._japanese_term(run[0])
-                    word = run[0].dictionary_form() if term else None
-                    if word and (term in analysis.JAPANESE_QUESTION_WORDS
-                                 or word in analysis.JAPANESE_QUESTION_WORDS):
-                        word = None
-                else:
-                    word = "".join(m.surface() for m in run)
-                    if not all(analysis._japanese_term(m) for m in (run[0], run[-1])):
-                        word = None
+                word = _word(morphemes[i:i + n])
                 if word and _senses(word):
                     found.append(word)
                     i += n
@@ -114,6 +102,16 @@ def _japanese_words(text: str) -> list[str]:
             else:
                 i += 1
     return found
+
+
+def _word(run) -> str | None:
+    """Return the word to look up for a run of morphemes: a content word's dictionary form
+    (not one that frames a question), or several morphemes that begin and end with one."""
+    if len(run) > 1:
+        return "".join(surface for surface, _, _ in run) if run[0][2] and run[-1][2] else None
+    _, base, term = run[0]
+    framing = analysis.JAPANESE_QUESTION_WORDS
+    return base if term and term not in framing and base not in framing else None
 
 
 @lru_cache(maxsize=20_000)

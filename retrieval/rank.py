@@ -83,9 +83,6 @@ class Question:
     translated: dict = field(default_factory=dict)
     """The terms of the question's words in the other language → their weights
     (``retrieval.bilingual``): they find sections in books written in it."""
-    own_words: set = field(default_factory=set)
-    """(book id, key) of the candidates holding one of the question's own terms, not only
-    a translation (set as candidates are found)."""
 
     @classmethod
     def of(cls, text: str, named=None, book_words=(), beginner=False) -> "Question":
@@ -140,8 +137,6 @@ def _candidates(question, shelf, book_ids) -> dict:
     found = {}
     for hit in shelf.words(question.terms, book_ids, LEXICAL_POOL, question.translated):
         found[(hit.book_id, hit.key)] = hit.score
-    question.own_words = set(found) if not question.translated else {
-        (hit.book_id, hit.key) for hit in shelf.words(question.terms, book_ids, LEXICAL_POOL)}
     question.quoted = {(hit.book_id, hit.key): hit.score
                        for hit in shelf.quoted(question.terms, book_ids, LEXICAL_POOL)
                        if hit.score >= QUOTED_FROM}
@@ -170,7 +165,7 @@ def _best_books(rankings) -> set[int]:
 def _fused(question, shelf, pairs, words) -> list[Scored]:
     if not pairs:
         return []
-    unnamed = _unnamed(question, shelf, pairs)
+    unnamed = _unnamed(question, shelf, pairs, words)
     # Where the names rule a book out, its translated words found it on the rest alone too.
     lexical_scores = np.array([words.get(pair, 0.0) if off == 1.0 else 0.0
                                for pair, off in zip(pairs, unnamed)])
@@ -204,15 +199,21 @@ def _prior(question, shelf, pair) -> float:
     return weight * (BACK_MATTER if chunk.back_matter else 1.0)
 
 
-def _unnamed(question, shelf, pairs) -> np.ndarray:
+def _unnamed(question, shelf, pairs, words) -> np.ndarray:
     """Return UNNAMED for each section that shares none of its own words with a Japanese
     question (a translation does not count), in a book holding none of the names the
-    question writes in Latin script, else 1 (see UNNAMED)."""
+    question writes in Latin script, else 1 (see UNNAMED). words: (book id, key) → BM25."""
     names = [] if question.english else [t for t in question.terms if _NAME.fullmatch(t)]
-    holding = shelf.books_holding(names, {book_id for book_id, _ in pairs}) if names else set()
+    book_ids = {book_id for book_id, _ in pairs}
+    holding = shelf.books_holding(names, book_ids) if names else set()
     if not holding:
         return np.ones(len(pairs))
-    return np.array([UNNAMED if pair not in question.own_words and pair[0] not in holding else 1.0
+    if question.translated:  # the scores mix in translations: ask for the own words alone
+        own = {(hit.book_id, hit.key)
+               for hit in shelf.words(question.terms, list(book_ids), LEXICAL_POOL)}
+    else:
+        own = {pair for pair in pairs if words.get(pair)}
+    return np.array([UNNAMED if pair not in own and pair[0] not in holding else 1.0
                      for pair in pairs])
 
 
