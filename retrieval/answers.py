@@ -114,21 +114,26 @@ class _Reading:
         self.names = {pk: named_books.name_terms(b.title, b.original_filename or "",
                                                  covers.get(pk, ""), own(pk))
                       for pk, b in shelf.books.items()}
-        self.named = named_books.named(text, plan.refs, self.names)
+        self.refs = named_books.references(plan.refs, plan.mentions, self.names)
+        self.named = named_books.named(text, self.refs, self.names)
         self.strong = [pk for pk, weight in self.named.items() if weight >= STRONG]
         self.scored = []
 
     def question(self, text: str | None = None, named=None) -> Question:
         named = self.named if named is None else named
-        return Question.of(text or self.text, named, self._book_words(named),
-                           beginner=self.plan.beginner)
+        text = text or self.text
+        explicit = [ref for ref in self.refs
+                    if any(named.get(pk, 0) >= named_books.EXPLICIT * 0.99
+                           and set(analysis.terms(ref)) & self.names[pk] for pk in named)]
+        return Question.of(text, named, self._book_words(named), beginner=self.plan.beginner,
+                           meant=query.without_refs(text, explicit) if explicit else None)
 
     def _book_words(self, named) -> set[str]:
         """Return the words that name books rather than say what is asked: the named
         books' title words, and every word of a title the question quotes."""
         words = named_books.book_words([pk for pk in named if named[pk] >= STRONG], self.names)
         if any(weight >= named_books.EXPLICIT for weight in named.values()):
-            words |= {term for ref in self.plan.refs for term in analysis.terms(ref)}
+            words |= {term for ref in self.refs for term in analysis.terms(ref)}
         return words
 
     def found(self, limit, exclude, answer):

@@ -6,7 +6,8 @@ memoir class*, "FAQ" names *The Debian GNU/Linux FAQ*, 「新メンテナーガ�
 *Debian 新メンテナーガイド*. Generic words ("the", "manual", "book", 本) never
 name a book, and a word in many titles ("Debian" on a Debian shelf) names
 each of them only weakly. An explicit reference ("in the Octave manual",
-『LaTeX 2ε への道』) counts fully; a title word met in passing ("How do I make my
+『LaTeX 2ε への道』, and a name the question works in: "in beamer", 「memoir で」) counts
+fully; a title word met in passing ("How do I make my
 beamer slides…") counts as a hint, since the book about a subject is where a
 reader would look first, yet another book may answer better.
 """
@@ -74,6 +75,14 @@ def named(question: str, refs: list[str], books: dict[int, set[str]]) -> dict[in
         explicit = any(set(analysis.terms(ref)) & terms for ref in refs)
         out[pk] = round((EXPLICIT if explicit else HINT) * rarity, 3)
     return {pk: weight for pk, weight in out.items() if weight > 0}
+
+
+def references(refs: list[str], mentions: list[str], books: dict[int, set[str]]) -> list[str]:
+    """Return the explicit references: refs, and the names a question works in ("in beamer",
+    「memoir で」: ``query.mentions``) that are a book's name terms ("in a figure" is not)."""
+    naming = set().union(*books.values()) if books else set()
+    return refs + [name for name in mentions
+                   if name not in refs and set(analysis.terms(name)) & naming]
 
 
 def _rarity(count: int, total: int) -> float:

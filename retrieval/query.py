@@ -108,6 +108,11 @@ _BEGINNER = re.compile(
     r"基本|基礎|一から|チュートリアル"
 )
 _BOOK_REF_QUOTED = re.compile(r"[『「\"“]([^』」\"”]{2,80})[』」\"”]")
+# A name the question works in: "in beamer", "with Octave", 「memoir で」. It refers to a book
+# only where it is one of a book's naming words (``retrieval.books``): "in a figure" is not.
+_MENTION_EN = re.compile(r"(?i)\b(?:in|with|using|inside|under)\s+(?:the\s+)?([A-Za-z][\w.+-]*)")
+_MENTION_JA = re.compile(r"([A-Za-z][\w.+-]*)\s*(?:で|を使って|において|の中で)")
+_REF_PHRASE = re.compile(r"(?i)(?:\b(?:in|with|using|from|inside|under)\s+)?" + _BOOK_REF_EN.pattern[4:])
 
 
 @dataclass
@@ -122,6 +127,9 @@ class Plan:
     """For a range: the unit asked for (chapter, part, appendix)."""
     refs: list[str] = field(default_factory=list)
     """Books the question names, as written ("Octave", "LaTeX 2ε への道")."""
+    mentions: list[str] = field(default_factory=list)
+    """Names the question works in ("in beamer", 「Octave で」): explicit references where
+    they name a book."""
     each: bool = False
     """The question asks for one place in each book it names ("each", それぞれ)."""
     beginner: bool = False
@@ -138,6 +146,7 @@ def plan(question: str) -> Plan:
     text = unicodedata.normalize("NFKC", question).strip()
     found = _plan(text)
     found.refs = book_refs(text)
+    found.mentions = mentions(text)
     found.each = bool(_EACH_EN.search(text) or _EACH_JA.search(text))
     found.beginner = bool(_BEGINNER.search(text))
     return found
@@ -239,6 +248,26 @@ def book_refs(text: str) -> list[str]:
         if words:
             refs.append(" ".join(words))
     return list(dict.fromkeys(refs))
+
+
+def mentions(text: str) -> list[str]:
+    """Return the names the question says it works in or with, as written."""
+    found = [m.group(1) for pattern in (_MENTION_EN, _MENTION_JA) for m in pattern.finditer(text)]
+    return list(dict.fromkeys(name.rstrip(".") for name in found))
+
+
+def without_refs(text: str, refs) -> str:
+    """Return text without the phrases that name the books in refs ("in beamer", 「memoir で」,
+    "the Octave manual"): what is left says what is asked."""
+    refs = set(refs)
+
+    def drop(match):
+        return " " if match.group(1).rstrip(".") in refs else match.group(0)
+
+    for pattern in (_REF_PHRASE, _MENTION_EN, _MENTION_JA):
+        text = pattern.sub(drop, text)
+    text = re.sub(r"\s+([?？.,、。!])", r"\1", re.sub(r"\s+", " ", text))
+    return text.strip(" ,、") or text
 
 
 def _page_range(text: str) -> tuple[int, int] | None:

@@ -85,11 +85,14 @@ class Question:
     (``retrieval.bilingual``): they find sections in books written in it."""
 
     @classmethod
-    def of(cls, text: str, named=None, book_words=(), beginner=False) -> "Question":
+    def of(cls, text: str, named=None, book_words=(), beginner=False, meant=None) -> "Question":
+        """meant: the text the encoders read (the question without the names of the books it
+        names: in a vector, a book's name pulls toward the sections about the book itself)."""
         terms = analysis.question_terms(text)
         kept = [t for t in terms if t not in book_words] or terms
         english = not _CJK.search(text)
-        vectors = {e.role: e.encode([text])[0] for e in embeddings.encoders() if e.applies(text)}
+        meant = meant or text
+        vectors = {e.role: e.encode([meant])[0] for e in embeddings.encoders() if e.applies(meant)}
         translated = {t: w for t, w in bilingual.translations(text).items()
                       if t not in book_words and t not in kept}
         return cls(text, kept, vectors, dict(named or {}), english, beginner,

@@ -61,12 +61,26 @@ SHELF = {
     ("In the memoir manual, where are epigraphs?", {2: 1.0}),
     ("Where does the Debian FAQ explain bug reports?", {3: 1.0, 4: 0.317, 5: 0.317}),
     ("新メンテナーガイドの、パッケージのビルドの章", {5: 0.5}),
+    ("How do I show source code on a slide in beamer?", {1: 1.0}),  # the name it works in
+    ("memoir で脚注の書式を変えるには？", {2: 1.0}),
+    ("How do I put a caption in a figure?", {}),  # "in a figure" names nothing
     ("Which book is best about poems?", {}),  # "book" names no book
     ("How do I write a class file?", {}),  # nor does a word of every title
 ])
 def test_books_are_named_by_the_words_that_tell_them_apart(question, expected):
     plan = query.plan(question)
-    assert books.named(question, plan.refs, SHELF) == expected
+    assert books.named(question, books.references(plan.refs, plan.mentions, SHELF), SHELF) == expected
+
+
+def test_the_names_of_the_books_asked_about_are_left_out_of_what_is_asked():
+    assert query.without_refs("How do I show source code on a slide in beamer?", ["beamer"]) == (
+        "How do I show source code on a slide?")
+    assert query.without_refs("memoir で脚注の書式を変えるには？", ["memoir"]) == "脚注の書式を変えるには？"
+    assert query.without_refs("In the Octave manual, where is try/catch?", ["Octave"]) == (
+        "where is try/catch?")
+    # A name the question does not refer to stays.
+    assert query.without_refs("How do I draw it with TikZ?", ["beamer"]) == (
+        "How do I draw it with TikZ?")
 
 
 @pytest.mark.parametrize("question,kind,unit", [

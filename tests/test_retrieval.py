@@ -165,6 +165,30 @@ def test_a_japanese_question_naming_a_program_passes_over_books_without_it(db):
     assert interpreter.pk in {result.book_id for result in others.results[:2]}
 
 
+KNOTTER = [
+    "Contents\n1 About Knotter ..... 2\n2 Loops ..... 3\n3 Splices ..... 4",
+    "1 About Knotter\nKnotter is the knot program. This is the Knotter manual: Knotter draws "
+    "knots, Knotter prints knots, and Knotter runs on every computer.",
+    "2 Loops\nTo make a fixed loop at the end of a rope, tie a bowline: pass the end up "
+    "through the small loop, round the standing part and back down.",
+    "3 Splices\nAn eye splice joins the strands of a rope back into itself.",
+]
+
+
+@pytest.mark.parametrize("question,section", [
+    ("How do I make a fixed loop in Knotter?", "2 Loops"),
+    ("How do I join a rope in Knotter?", "3 Splices"),
+])
+def test_the_name_of_the_book_asked_about_does_not_pull_toward_its_own_about_page(
+        db, question, section):
+    # Read with its name, the question sits near the page that names the program most.
+    make_book("Knotter", KNOTTER, [(1, "1 About Knotter", 2, 0, 2), (1, "2 Loops", 3, 0, 3),
+                                   (1, "3 Splices", 4, 0, 4)])
+    make_book("Sailing Handbook", SAILING, SAILING_HEADINGS)
+    top = [result.breadcrumb[-1] for result in retrieval.ask(question).results[:2]]
+    assert top[0] == section and "1 About Knotter" not in top
+
+
 def test_results_carry_breadcrumb_pages_and_printed_labels(shelf):
     result = retrieval.ask("Reefing reduces its area when the wind is strong").results[0]
     assert result.breadcrumb == ["1 Sails", "1.1 Mainsail"]
