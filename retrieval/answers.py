@@ -308,7 +308,7 @@ def _result(shelf, found: Found, labels, quote: bool, quoted: int | None = None)
         inner = quotes.quote(index.full(quoted), index, found.question)
         if inner and quotes.held(inner, found.question) > quotes.held(said, found.question):
             said = inner
-    terms = found.question.terms if found.question else []
+    terms = [*found.question.terms, *found.question.translated] if found.question else []
     book = shelf.books[found.book_id]
     subsections = [{"title": index.chunks[k].title, "page_start": index.chunks[k].page_start,
                     "page_end": index.chunks[k].page_end} for k in chunk.children] if found.unit else []

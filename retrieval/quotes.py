@@ -25,6 +25,10 @@ EXCERPT_CHARS = 300
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"“‘'(\[0-9\u3040-\u30ff\u4e00-\u9fff])|(?<=[。！？])")
 
 
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
+_WORD = re.compile(r"[^\W\d_]{2,}")
+
+
 @dataclass(frozen=True)
 class Quote:
     text: str
@@ -38,16 +42,15 @@ def quote(chunk, index, question) -> Quote | None:
     sentences = _sentences(chunk.text, _heading_end(chunk))
     if not sentences:
         return None
+    sentences = [(start, s) for start, s in sentences if not _slight(s)] or sentences
     near = _nearest_passage(chunk, index, question)
-    weights = _weights(question.terms)
+    weights = _weights(question)
     best, best_score = None, -1.0
     for start, sentence in _likely(sentences, near, weights):
         found = set(analysis.terms(sentence)) & weights.keys()
         score = sum(weights[t] for t in found)
         if near and near[0] <= start < near[1]:
             score += 0.5 * (max(weights.values(), default=1.0) or 1.0)
-        if len(sentence) < 12:
-            score -= 1.0
         if score > best_score:
             best, best_score = (start, sentence), score
     start, sentence = best
@@ -56,7 +59,7 @@ def quote(chunk, index, question) -> Quote | None:
 
 def held(found: Quote, question) -> float:
     """Return how much of the question a quote holds: the weights of its terms found in it."""
-    weights = _weights(question.terms)
+    weights = _weights(question)
     return sum(weights[t] for t in set(analysis.terms(found.text)) & weights.keys())
 
 
@@ -73,8 +76,9 @@ def excerpt(chunk, found: Quote | None, width: int = EXCERPT_CHARS) -> str:
     return ("…" if start else "") + text[start:end].strip() + ("…" if end < len(text) else "")
 
 
-def marks(text: str, terms: list[str]) -> list[str]:
-    """Return the words of text to highlight: those whose terms the question asked for."""
+def marks(text: str, terms) -> list[str]:
+    """Return the words of text to highlight: those whose terms the question asked for (in
+    its own words or in translation)."""
     wanted = set(terms)
     found = [text[t.start:t.end] for t in analysis.tokens(text) if t.term in wanted]
     return list(dict.fromkeys(word for word in found if word.strip()))
@@ -91,6 +95,14 @@ def _likely(sentences, near, weights):
         if around or any(stem in folded for stem in stems):
             out.append((start, sentence))
     return out[:LIKELY] or sentences[:LIKELY]
+
+
+def _slight(sentence: str) -> bool:
+    """Return True for a piece too slight to quote: a few characters, or in Latin script
+    fewer than three words ("33 Chapter 8", a running head left in the text)."""
+    if len(sentence) < 12:
+        return True
+    return not _CJK.search(sentence) and len(_WORD.findall(sentence)) < 3
 
 
 def _heading_end(chunk) -> int:
@@ -122,10 +134,14 @@ def _sentences(text: str, start: int = 0) -> list[tuple[int, str]]:
     return out
 
 
-def _weights(terms) -> dict[str, float]:
+def _weights(question) -> dict[str, float]:
+    """Return term → how much a sentence holding it answers: its rarity on the shelf, times
+    its weight in translation for the words of the question in the other language (a
+    Japanese question quotes an English section by the English for its words)."""
     words = lexical.get()
     total = max(1, words.size())
-    return {t: math.log(1 + total / (1 + words.doc_freq(t))) for t in dict.fromkeys(terms)}
+    weighted = {**question.translated, **dict.fromkeys(question.terms, 1.0)}
+    return {t: w * math.log(1 + total / (1 + words.doc_freq(t))) for t, w in weighted.items()}
 
 
 def _nearest_passage(chunk, index, question) -> tuple[int, int] | None:

@@ -77,3 +77,21 @@ def test_a_japanese_question_finds_its_words_in_an_english_book(db, settings, di
     # Without the dictionary only the multilingual encoder reads the question, and it
     # puts the chapter's opening first.
     assert (first(answer) == (slides.title, "1.2 Outline")) is found
+
+
+OUTLINE = [
+    "Contents\n1 Outline ..... 2",
+    "1 Outline\nAn outline helps the audience follow the talk. Speakers often show it twice, "
+    "once at the start and once before the end. The tableofcontents command puts a table of "
+    "contents of the talk on a slide.",
+]
+
+
+@pytest.mark.parametrize("dictionary,translated", [(None, True), ("none", False)])
+def test_a_japanese_question_quotes_the_english_sentence_in_its_words(db, settings, dictionary,
+                                                                     translated):
+    settings.LIBRARIAN_DICTIONARY = dictionary
+    make_book("Talks", OUTLINE, [(1, "1 Outline", 2, 0, 2)])
+    [result] = retrieval.ask("目次を表示するには？").results[:1]
+    assert result.quote.startswith("The tableofcontents command") is translated
+    assert ({"table", "contents"} <= set(result.terms)) is translated

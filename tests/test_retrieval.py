@@ -202,6 +202,15 @@ def test_results_carry_breadcrumb_pages_and_printed_labels(shelf):
     assert knots.page_start == 5 and knots.printed_start is None  # not printed: not guessed
 
 
+def test_a_running_head_left_in_the_text_is_never_the_quote(db):
+    make_book("Watch Keeping", ["Contents\n1 Entries ..... 2",
+                           "1 Entries\nEach watch writes the course, the speed and the "
+                           "weather into it.\n12 Sailing Log"],
+              [(1, "1 Entries", 2, 0, 2)])
+    result = retrieval.ask("What goes into the log?").results[0]
+    assert result.quote.startswith("Each watch writes")
+
+
 def test_toc_and_index_pages_never_answer(shelf):
     for result in retrieval.ask("bowline mainsail winch reefing", limit=20).results:
         assert result.breadcrumb[-1] != "Index" and result.page_start not in (1, 6)
