@@ -73,6 +73,20 @@ def add_missing_runs() -> int:
     return count
 
 
+def requeue_outdated() -> int:
+    """Queue the embed stage again for books whose index was cut by older rules; return how
+    many. Workers call it as they start, so an upgrade that cuts sections differently
+    reaches the books already on the shelf (a rebuild embeds only the passages that
+    changed)."""
+    book_ids = store.outdated()
+    if not book_ids:
+        return 0
+    return StageRun.objects.filter(book_id__in=book_ids, stage="embed",
+                                   status=Status.DONE).update(
+        status=Status.PENDING, attempts=0, available_at=timezone.now(),
+        message="Sections are cut by newer rules.")
+
+
 def runnable(stages=None, book_id=None):
     """Return pending runs whose earlier stages are all done, oldest book first."""
     blocked = StageRun.objects.filter(

@@ -20,9 +20,14 @@ EMBEDDED_CHARS = 2400
 """Text of a chunk embedded at most: its opening, where a section says what it is about.
 (The whole text is still matched word by word; embedding costs CPU per token.)"""
 SKIP_TITLES = re.compile(
-    r"(?i)^\s*(?:[0-9ivxlc.]+\s+)?(?:index|general index|contents|table of contents|"
-    r"list of (?:figures|tables|listings)|colophon|索\s*引|目\s*次|図目次|表目次|奥\s*付)\b"
+    r"(?i)^\s*(?:(?:appendix\s+)?(?:[0-9ivxlc]+|[a-z])\.?\s+)?(?:"
+    r"(?:general\s+|subject\s+|concept\s+|function\s+|command\s+|variable\s+|name\s+)?index"
+    r"(?:\s+of\s+\w+(?:\s+and\s+\w+)?)?|(?:table\s+of\s+)?contents|"
+    r"list\s+of\s+(?:figures|tables|listings|examples|illustrations)|colophon|"
+    r"(?:用語|事項|人名)?索\s*引|目\s*次|図目次|表目次|奥\s*付)\s*$"
 )
+"""The book's own lists, whole titles only: a chapter about them ("9 Contents lists", a
+LaTeX guide's "2.8 目次") is body text, and so is a numbered section of a chapter."""
 # Sections that are about the book rather than its subject: bibliographies, licences,
 # change logs, "how to read this guide". They stay searchable ("under which licence is
 # it?") but rank below body text.

@@ -33,6 +33,10 @@ from retrieval import analysis, embeddings, lexical, names, vectors
 from retrieval.chunks import Chunk, passages, section_chunks
 
 VERSION = 3
+CHUNKING = 2
+"""The rules sections are cut by (``retrieval.chunks``). An index cut by older rules is
+still read, and ``outdated`` names it so that workers rebuild it (2: a chapter titled
+"Contents lists" or "Index Expressions" is body text, not the book's own list)."""
 STALE_FILES = ("sections.faiss", "flat.faiss", "flat.json")
 # Indexes held in memory, least recently used first; at most
 # LIBRARIAN_INDEX_CACHE_BOOKS of them, so a large shelf cannot fill the memory.
@@ -114,7 +118,7 @@ def build(book: Book, progress=None) -> str:
     about = profile(book, chunks, cover)
     vector = embeddings.multilingual().encode([about])[0] if about else None
     write_texts(folder, [chunk.text for chunk in chunks])
-    payload = {"version": VERSION, "book_id": book.pk, "models": models, "hashes": chosen_hashes,
+    payload = {"version": VERSION, "chunking": CHUNKING, "book_id": book.pk, "models": models, "hashes": chosen_hashes,
                "profile": {"text": about, "model": embeddings.multilingual().name,
                            "vector": [round(float(x), 6) for x in vector] if vector is not None else []},
                "chunks": [{**chunk.as_dict(), "text": ""} for chunk in chunks]}
@@ -357,6 +361,19 @@ def _read(book, path) -> BookIndex | None:
     if not (path.parent / "texts.npy").exists():
         return None
     return BookIndex(book.pk, chunks, rows, profile=vector, folder=path.parent)
+
+
+def outdated() -> list[int]:
+    """Return the ids of the books whose stored index was cut by older rules (CHUNKING)."""
+    found = []
+    for book_id in Book.objects.values_list("pk", flat=True).iterator():
+        try:
+            payload = json.loads((book_dir(book_id) / "sections.json").read_text())
+        except (OSError, ValueError):
+            continue
+        if payload.get("chunking", 1) < CHUNKING:
+            found.append(book_id)
+    return found
 
 
 def warm(limit: int = 200) -> int:

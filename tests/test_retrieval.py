@@ -441,3 +441,24 @@ def test_every_question_and_follow_up_the_chat_page_suggests_works(shelf):
     chapter = retrieval.ask("that chapter", context=where.context())
     assert chapter.type == "range" and first(chapter) == ("Sailing Handbook", "2 Knots")
     assert chapter.results[0].page_end == 5
+
+
+def test_an_index_cut_by_older_rules_is_served_and_queued_again(sailing):
+    import json
+
+    from indexing import runner
+    from indexing.models import StageRun
+
+    runner.create_runs(sailing)
+    StageRun.objects.filter(book=sailing).update(status=StageRun.Status.DONE)
+    path = store.book_dir(sailing.pk) / "sections.json"
+    payload = json.loads(path.read_text())
+    path.write_text(json.dumps({**payload, "chunking": store.CHUNKING - 1}))
+    store.invalidate(sailing.pk)
+
+    assert first(retrieval.ask("How do I tie a bowline?")) == ("Sailing Handbook", "2.1 Bowline")
+    assert runner.requeue_outdated() == 1
+    embed = StageRun.objects.get(book=sailing, stage="embed")
+    assert embed.status == StageRun.Status.PENDING and "newer rules" in embed.message
+    store.build(sailing)
+    assert store.outdated() == [] and runner.requeue_outdated() == 0

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from retrieval import followups, query, quotes
-from retrieval.chunks import Chunk, page_windows, passages, pieces, section_chunks
+from retrieval.chunks import SKIP_TITLES, Chunk, page_windows, passages, pieces, section_chunks
 
 
 def heading(pk, title, page, line, level=1, parent=None, page_end=None, status="exact"):
@@ -55,6 +55,32 @@ def test_toc_index_and_unplaced_headings_are_not_chunks():
     chunks = section_chunks(HEADINGS, PAGES, excluded={1}, page_count=4)
     assert set(by_title(chunks)) == {"1 Sails", "1.1 Mainsail", "2 Knots"}
     assert not any("....." in chunk.text or "bowline 3" in chunk.text for chunk in chunks)
+
+
+def test_a_chapter_about_contents_or_indexes_is_body_text():
+    # Only the book's own lists are left out: a manual's chapter on making them is an answer.
+    pages = {
+        1: ["Contents", "1 Contents lists ..... 2", "1.1 Index expressions ..... 2", "Index ..... 3"],
+        2: ["1 Contents lists", "The tocdepth counter sets how deep the contents go.",
+            "1.1 Index expressions", "An index expression picks elements of a matrix."],
+        3: ["Index", "matrix 2", "tocdepth 2"],
+    }
+    headings = [heading(1, "1 Contents lists", 2, 0, page_end=2),
+                heading(2, "1.1 Index expressions", 2, 2, level=2, parent=1, page_end=2),
+                heading(3, "Index", 3, 0, page_end=3)]
+    chunks = by_title(section_chunks(headings, pages, excluded={1}, page_count=3))
+    assert set(chunks) == {"1 Contents lists", "1.1 Index expressions"}
+    assert "tocdepth counter" in chunks["1 Contents lists"].text
+
+
+@pytest.mark.parametrize("title,skipped", [
+    ("Index", True), ("Concept Index", True), ("Index of Functions", True), ("C Index", True),
+    ("Table of Contents", True), ("List of Figures", True), ("目次", True), ("索 引", True),
+    ("9 Contents lists", False), ("8.1 Index Expressions", False), ("2.8 目次", False),
+    ("4.3 索引", False), ("17.2 Index", False), ("Indexing", False),
+])
+def test_the_books_own_lists_are_known_by_their_whole_title(title, skipped):
+    assert bool(SKIP_TITLES.match(title)) is skipped
 
 
 def test_a_list_of_figures_is_excluded_like_the_toc():
