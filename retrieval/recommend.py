@@ -31,10 +31,12 @@ first's (in another language the words do not meet)."""
 CHAPTER_SHARE = 0.5
 CHAPTER_BONUS = 2.0
 PROFILE_WEIGHT = 1.0
-PROFILE_TEMPERATURE = 0.05
+PROFILE_TEMPERATURE = 0.1
 """Asked which book, what each book is about (its profile: title, title page, chapters)
 counts beside its coverage: the book about slides is the one to read on slides, whichever
-book happens to mention them most."""
+book happens to mention them most. Books' profiles lie 0.01–0.03 apart in cosine for a
+question two of them could answer; at 0.05 such a gap weighed up to twice, so restoring one
+chapter's title to a profile could turn the pick (memoir over the LaTeX guide for 数式)."""
 
 
 def coverage(scored, shelf) -> dict[int, float]:
