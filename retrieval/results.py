@@ -96,11 +96,14 @@ class Answer:
             "question": self.question,
             "type": self.type,
             "book_ids": self.book_ids,
-            "sections": [
+            # The guide's places first: "that chapter" after a recommendation is the
+            # recommended one, whichever card ranked first.
+            "sections": list({
+                (r.book_id, r.heading_id, r.page_start, r.page_end):
                 {"book_id": r.book_id, "heading_id": r.heading_id, "page_start": r.page_start,
                  "page_end": r.page_end}
-                for r in self.results[:10]
-            ],
+                for r in [*self.places, *self.results[:10]]
+            }.values())[:10],
             "books": list(dict.fromkeys(
                 [r.book_id for r in self.recommendation or []] + [r.book_id for r in self.results]
             ))[:10],

@@ -44,6 +44,23 @@ def test_this_book_and_that_chapter_refer_to_the_first_place():
     assert (inside.question, inside.within) == ("結び方は?", (2, 7))
 
 
+def test_that_chapter_after_a_recommendation_is_the_recommended_one():
+    from retrieval.results import Answer, Result
+
+    def result(book_id, heading_id, pages):
+        return Result(book_id=book_id, book_title="", breadcrumb=[], heading_id=heading_id,
+                      page_start=pages[0], page_end=pages[1], printed_start=None,
+                      printed_end=None, excerpt="", terms=[], score=0.0)
+
+    recommended, first_card = result(4, 30, (37, 56)), result(6, 61, (502, 506))
+    answer = Answer(type="which_book", question="数式", results=[first_card, recommended],
+                    places=[recommended])
+    context = answer.context()
+    assert [s["heading_id"] for s in context["sections"]] == [30, 61]  # shown once each
+    inside = followups.follow_up("その章で添字は？", context, {4: "jlshort", 6: "memoir"})
+    assert inside.within == (4, 30)
+
+
 def test_without_a_previous_answer_this_book_is_just_a_question():
     assert followups.follow_up("この本で霧は？", None, BOOKS).question == "霧は?"
 
