@@ -61,23 +61,26 @@ def books(scored, shelf, place_of, japanese: bool, asked: bool,
         # A book with a whole chapter on it beats one that mentions it here and there.
         mass = {b: m * (CHAPTER_BONUS if units_of[b][0] == "chapter" else 1.0)
                 for b, m in mass.items()}
-        if question_vector is not None:
-            mass = _with_profiles(mass, shelf, question_vector)
-    chosen = _worth_naming(scored, mass, asked)
+    covered = mass
+    if asked and question_vector is not None:
+        mass = _with_profiles(mass, shelf, question_vector)
+    chosen = _worth_naming(scored, mass, covered, asked)
     if len(chosen) < 2 and not asked:
         return []
     return [_recommendation(scored, shelf, place_of, b, mass[b], units_of[b], japanese)
             for b in chosen]
 
 
-def _worth_naming(scored, mass, asked: bool) -> list[int]:
-    """Return the books worth naming, best first: asked which book, any with a fair share of
-    the coverage or a best section as near the question; unasked, only one with a share
-    and a section of its own that answers."""
+def _worth_naming(scored, mass, covered, asked: bool) -> list[int]:
+    """Return the books worth naming, in the order of mass: asked which book, any with a fair
+    share of the coverage or a best section as near the question; unasked, only one with a
+    share and a section of its own that answers. covered: the body's coverage alone (a
+    profile orders the books, but what a book is about does not make it cover the topic)."""
     ranked = sorted(mass, key=mass.get, reverse=True)
     if not ranked:
         return []
-    lead, top = ranked[0], mass[ranked[0]]
+    lead = max(covered, key=covered.get)  # the book whose body covers it most
+    top = covered[lead]
     words, meaning, best = {}, {}, {}
     for s in scored:
         best[s.book_id] = max(best.get(s.book_id, 0.0), s.score)
@@ -87,8 +90,8 @@ def _worth_naming(scored, mass, asked: bool) -> list[int]:
 
     def worth(b) -> bool:
         if not asked:
-            return mass[b] >= SECOND_BOOK * top and best[b] >= SECOND_SECTION * best[lead]
-        return (mass[b] >= ASKED_SECOND * top
+            return covered[b] >= SECOND_BOOK * top and best[b] >= SECOND_SECTION * best[lead]
+        return (covered[b] >= ASKED_SECOND * top
                 or words.get(b, 0) >= ASKED_WORDS * words.get(lead, 0) > 0
                 or meaning.get(b, 0) >= ASKED_MEANING * meaning.get(lead, 0) > 0)
 

@@ -44,3 +44,17 @@ def test_many_faint_resemblances_in_a_long_book_are_not_coverage_worth_naming():
     shelf = FakeShelf({1: 5, 2: 40})
     scored = [Scored(1, 0, 0.5)] + [Scored(2, k, 0.02) for k in range(20)]  # 0.4 in all
     assert picks(scored, shelf) == []  # only one book answers: no recommendation
+
+
+def test_what_a_book_is_about_orders_the_picks_but_does_not_make_it_cover_the_topic():
+    import numpy as np
+
+    shelf = FakeShelf({1: 5, 2: 5, 3: 5})
+    about = {1: np.array([1.0, 0.0]), 2: np.array([0.0, 1.0]), 3: np.array([0.6, 0.8])}
+    shelf.index = lambda b: SimpleNamespace(chunks=shelf.chunks[b], profile=about[b])
+    # Book 3 is about the question; its body barely touches it (1% of book 1's coverage).
+    scored = [Scored(1, 0, 0.6, words=10.0), Scored(2, 1, 0.39, words=8.0),
+              Scored(3, 2, 0.006, words=1.0)]
+    chosen = recommend.books(scored, shelf, place_of, japanese=False, asked=True,
+                             question_vector=np.array([0.6, 0.8]))
+    assert [r.book_id for r in chosen] == [1, 2]
