@@ -238,3 +238,34 @@ def test_the_quote_is_looked_for_in_the_piece_nearest_the_question(title, role, 
         vector = np.eye(rows, dtype=np.float32)[nearest + breadcrumb_row]
         start, end = quotes._nearest_passage(chunk, index, SimpleNamespace(vectors={role: vector}))
         assert chunk.text[start:end] == piece
+
+
+class _Encoded:
+    """A shelf of three flat sections whose cosines per encoder are given."""
+
+    def __init__(self, cosines):
+        self.cosines_of = cosines
+        self.sections = {k: Chunk(key=k, title=f"{k}", breadcrumb=[f"{k}"], page_start=1,
+                                  page_end=1, text="", heading_id=k + 1) for k in range(3)}
+
+    def cosines(self, role, vector, pairs):
+        return np.array([self.cosines_of[role][key] for _, key in pairs], dtype=np.float32)
+
+    def chunk(self, book_id, key):
+        return self.sections[key]
+
+
+@pytest.mark.parametrize("english,first", [
+    ([0.45, 0.50, 0.30], 1),  # both encoders put section 1 first: it is first
+    ([0.50, 0.45, 0.30], 0),  # they disagree: the words' favourite stays first
+])
+def test_the_section_both_encoders_put_first_leads(english, first):
+    from retrieval import embeddings, rank
+
+    shelf = _Encoded({embeddings.ENGLISH: english, embeddings.MULTILINGUAL: [0.45, 0.50, 0.30]})
+    terms = ["caption", "next", "pictur", "underneath"]  # a sentence, not two keywords
+    question = rank.Question("q", terms, {embeddings.ENGLISH: np.zeros(2),
+                                          embeddings.MULTILINGUAL: np.zeros(2)})
+    pairs = [(1, 0), (1, 1), (1, 2)]
+    scored = rank._fused(question, shelf, pairs, {(1, 0): 10.0, (1, 1): 3.0, (1, 2): 2.0})
+    assert scored[0].key == first
