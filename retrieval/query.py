@@ -112,7 +112,8 @@ _BOOK_REF_QUOTED = re.compile(r"[『「\"“]([^』」\"”]{2,80})[』」\"”]
 # only where it is one of a book's naming words (``retrieval.books``): "in a figure" is not.
 _MENTION_EN = re.compile(r"(?i)\b(?:in|with|using|inside|under)\s+(?:the\s+)?([A-Za-z][\w.+-]*)")
 _MENTION_JA = re.compile(r"([A-Za-z][\w.+-]*)\s*(?:で|を使って|において|の中で)")
-_REF_PHRASE = re.compile(r"(?i)(?:\b(?:in|with|using|from|inside|under)\s+)?" + _BOOK_REF_EN.pattern[4:])
+_REF_PHRASE = re.compile(
+    r"(?i)(?:\b(?:in|with|using|from|inside|under)\s+)?" + _BOOK_REF_EN.pattern[4:])
 
 
 @dataclass

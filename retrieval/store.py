@@ -17,6 +17,7 @@ words alone, from a word index of its own in memory.
 import hashlib
 import json
 import os
+import re
 import shutil
 import threading
 from collections import OrderedDict
@@ -37,6 +38,7 @@ CHUNKING = 2
 """The rules sections are cut by (``retrieval.chunks``). An index cut by older rules is
 still read, and ``outdated`` names it so that workers rebuild it (2: a chapter titled
 "Contents lists" or "Index Expressions" is body text, not the book's own list)."""
+_CHUNKING = re.compile(r'"chunking": (\d+)')
 STALE_FILES = ("sections.faiss", "flat.faiss", "flat.json")
 # Indexes held in memory, least recently used first; at most
 # LIBRARIAN_INDEX_CACHE_BOOKS of them, so a large shelf cannot fill the memory.
@@ -118,7 +120,8 @@ def build(book: Book, progress=None) -> str:
     about = profile(book, chunks, cover)
     vector = embeddings.multilingual().encode([about])[0] if about else None
     write_texts(folder, [chunk.text for chunk in chunks])
-    payload = {"version": VERSION, "chunking": CHUNKING, "book_id": book.pk, "models": models, "hashes": chosen_hashes,
+    payload = {"version": VERSION, "chunking": CHUNKING, "book_id": book.pk, "models": models,
+               "hashes": chosen_hashes,
                "profile": {"text": about, "model": embeddings.multilingual().name,
                            "vector": [round(float(x), 6) for x in vector] if vector is not None else []},
                "chunks": [{**chunk.as_dict(), "text": ""} for chunk in chunks]}
@@ -364,14 +367,19 @@ def _read(book, path) -> BookIndex | None:
 
 
 def outdated() -> list[int]:
-    """Return the ids of the books whose stored index was cut by older rules (CHUNKING)."""
+    """Return the ids of the books whose stored index was cut by older rules (CHUNKING).
+
+    The index file begins with its version and rules, so its first bytes tell: a large
+    shelf's files are not read whole as workers start."""
     found = []
     for book_id in Book.objects.values_list("pk", flat=True).iterator():
         try:
-            payload = json.loads((book_dir(book_id) / "sections.json").read_text())
-        except (OSError, ValueError):
+            with open(book_dir(book_id) / "sections.json", "rb") as handle:
+                head = handle.read(200).decode("utf-8", "replace")
+        except OSError:
             continue
-        if payload.get("chunking", 1) < CHUNKING:
+        stated = _CHUNKING.search(head)
+        if (int(stated[1]) if stated else 1) < CHUNKING:
             found.append(book_id)
     return found
 

@@ -69,13 +69,15 @@ SHELF = {
 ])
 def test_books_are_named_by_the_words_that_tell_them_apart(question, expected):
     plan = query.plan(question)
-    assert books.named(question, books.references(plan.refs, plan.mentions, SHELF), SHELF) == expected
+    refs = books.references(plan.refs, plan.mentions, SHELF)
+    assert books.named(question, refs, SHELF) == expected
 
 
 def test_the_names_of_the_books_asked_about_are_left_out_of_what_is_asked():
     assert query.without_refs("How do I show source code on a slide in beamer?", ["beamer"]) == (
         "How do I show source code on a slide?")
-    assert query.without_refs("memoir で脚注の書式を変えるには？", ["memoir"]) == "脚注の書式を変えるには？"
+    assert query.without_refs("memoir で脚注の書式を変えるには？", ["memoir"]) == (
+        "脚注の書式を変えるには？")
     assert query.without_refs("In the Octave manual, where is try/catch?", ["Octave"]) == (
         "where is try/catch?")
     # A name the question does not refer to stays.

@@ -60,7 +60,8 @@ def test_toc_index_and_unplaced_headings_are_not_chunks():
 def test_a_chapter_about_contents_or_indexes_is_body_text():
     # Only the book's own lists are left out: a manual's chapter on making them is an answer.
     pages = {
-        1: ["Contents", "1 Contents lists ..... 2", "1.1 Index expressions ..... 2", "Index ..... 3"],
+        1: ["Contents", "1 Contents lists ..... 2", "1.1 Index expressions ..... 2",
+            "Index ..... 3"],
         2: ["1 Contents lists", "The tocdepth counter sets how deep the contents go.",
             "1.1 Index expressions", "An index expression picks elements of a matrix."],
         3: ["Index", "matrix 2", "tocdepth 2"],

@@ -33,7 +33,8 @@ class Command(BaseCommand):
             if added:
                 self.stdout.write(f"Queued new stages for {added} book(s) registered before them.")
             if rebuilt := runner.requeue_outdated():
-                self.stdout.write(f"Queued {rebuilt} book(s) whose sections are cut by newer rules.")
+                self.stdout.write(
+                    f"Queued {rebuilt} book(s) whose sections are cut by newer rules.")
             ran = Worker(stages=names).run_once()
             self.stdout.write(f"Ran {ran} stage runs.")
             return
