@@ -57,6 +57,16 @@ def test_every_question_is_planned(question):
 
 
 @SETTINGS
+@given(question=questions)
+def test_the_names_a_question_works_in_leave_it_something_to_ask(question):
+    plan = query.plan(question)
+    assert all(isinstance(name, str) and name for name in plan.mentions)
+    left = query.without_refs(question, plan.refs + plan.mentions)
+    assert isinstance(left, str) and (left or not question.strip())
+    assert len(left) <= len(question) or left == question
+
+
+@SETTINGS
 @given(question=follow_ups, context=contexts, titles=books)
 def test_every_context_the_api_accepts_is_a_follow_up_the_parser_resolves(question, context,
                                                                           titles):
