@@ -38,7 +38,7 @@ WEIGHTS = {  # (words, multilingual, English) for an English question; Japanese 
     True: (0.4, 0.3, 0.3),
     False: (0.4, 0.6, 0.0),
 }
-NAMED = 2.0
+NAMED = 3.0
 """A named book's sections count e^(NAMED × strength) times as much."""
 BACK_MATTER = 0.3
 AGREED = 2.0
