@@ -15,7 +15,7 @@ import traceback
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import close_old_connections, connection
+from django.db import OperationalError, close_old_connections, connection
 from django.db.models import Case, Count, Exists, F, OuterRef, Value, When
 from django.utils import timezone
 
@@ -213,7 +213,16 @@ class _Claim:
         if now - self.last_write < PROGRESS_INTERVAL and done < total and not checkpoint:
             return
         self.last_write = now
-        if not self._mine().update(done=done, total=total, heartbeat_at=timezone.now()):
+        try:
+            mine = self._mine().update(done=done, total=total, heartbeat_at=timezone.now())
+        except OperationalError as error:
+            if "locked" not in str(error):
+                raise
+            # A report, not the outcome: the next one says the same and more. The stage
+            # goes on rather than failing for a moment's lock (another writer, the heartbeat).
+            logger.warning("Progress of %s not recorded: %s", self.run, error)
+            return
+        if not mine:
             raise StageCancelled("claim lost")
 
     def finish(self, **fields) -> bool:

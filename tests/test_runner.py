@@ -343,3 +343,20 @@ def test_a_new_books_previews_go_before_an_older_books_long_stages(shelve, engli
     claimed = runner.claim_next("w1")
     assert (claimed.book_id, claimed.stage) == (newer.pk, "previews")
     assert older.stage_runs.get(stage="ocr").status == "pending"
+
+
+def test_a_progress_report_that_meets_a_lock_does_not_fail_the_stage(book, stages, monkeypatch):
+    from django.db import OperationalError
+    from django.db.models import QuerySet
+
+    update, refused = QuerySet.update, []
+
+    def locked_once(queryset, **fields):
+        if set(fields) == {"done", "total", "heartbeat_at"} and not refused:
+            refused.append(fields)
+            raise OperationalError("database table is locked: indexing_stagerun")
+        return update(queryset, **fields)
+
+    monkeypatch.setattr(QuerySet, "update", locked_once)
+    assert runner.run_pending("w1") == 2
+    assert refused and run_of(book, "first").status == Status.DONE
