@@ -123,8 +123,8 @@ class _Reading:
         named = self.named if named is None else named
         text = text or self.text
         explicit = [ref for ref in self.refs
-                    if any(named.get(pk, 0) >= named_books.EXPLICIT * 0.99
-                           and set(analysis.terms(ref)) & self.names[pk] for pk in named)]
+                    if any(named[pk] >= named_books.EXPLICIT and set(analysis.terms(ref)) &
+                           self.names[pk] for pk in named)]
         return Question.of(text, named, self._book_words(named), beginner=self.plan.beginner,
                            meant=query.without_refs(text, explicit) if explicit else None)
 

@@ -84,9 +84,11 @@ def follow_up(question: str, context: dict | None, books: dict[int, str]) -> Fol
         return FollowUp(previous, navigate=-1)
     if _MORE.match(text):
         return FollowUp(previous, book_ids=context.get("book_ids"), exclude_previous=True)
-    asked_within = _IN_THAT_CHAPTER.sub("", text).strip(" ?？。.!")
-    if _THAT_CHAPTER.match(text) and not (_IN_THAT_CHAPTER.match(text) and len(asked_within) > 1):
-        return FollowUp(previous, chapter=True)  # 「その章で添字は？」 asks within it
+    # 「その章で添字は？」 asks within the chapter; 「その章では？」 asks for it.
+    rest = _IN_THAT_CHAPTER.sub("", text).strip(" ?？。.!")
+    within = bool(_IN_THAT_CHAPTER.match(text)) and len(rest) > 1
+    if _THAT_CHAPTER.match(text) and not within:
+        return FollowUp(previous, chapter=True)
     ordinal = _ordinal(text, context, books)
     if ordinal:
         return FollowUp(previous, book_ids=ordinal)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from books.text import for_search
+from books.text import CJK, for_search
 from retrieval import analysis, embeddings, lexical
 from retrieval.chunks import embedded
 
@@ -25,7 +25,7 @@ EXCERPT_CHARS = 300
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"“‘'(\[0-9\u3040-\u30ff\u4e00-\u9fff])|(?<=[。！？])")
 
 
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
+_CJK = re.compile(f"[{CJK}]")
 _WORD = re.compile(r"[^\W\d_]{2,}")
 
 
