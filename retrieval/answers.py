@@ -118,6 +118,7 @@ class _Reading:
         self.named = named_books.named(text, self.refs, self.names)
         self.strong = [pk for pk, weight in self.named.items() if weight >= STRONG]
         self.scored = []
+        self.picks = None
 
     def question(self, text: str | None = None, named=None) -> Question:
         named = self.named if named is None else named
@@ -146,8 +147,10 @@ class _Reading:
         elif kind == COMPARE or (self.plan.each and len(self.strong) >= 2):
             yield self._several(limit, exclude)
         elif kind == WHICH_BOOK:
-            yield self._lookup(self.question(self.plan.topic or self.text, named={}), 4 * limit,
-                               exclude)
+            found = self._lookup(self.question(self.plan.topic or self.text, named={}), 4 * limit,
+                                 exclude)
+            # Asked which book, the cards follow the books in the order the guide names them.
+            yield _by_book(found, self.recommend(answer))
         else:
             yield self._lookup(self.question(), limit, exclude)
 
@@ -231,19 +234,37 @@ class _Reading:
         scored = pool(question, self.shelf, allowed=allowed, exclude=exclude)
         yield [Found(s.book_id, s.key, s.score, question=question) for s in scored[:limit]]
 
-    def finish(self, answer) -> None:
-        """Fill in the books to read first, the places the guide points to, and the guide."""
+    def recommend(self, answer) -> list | None:
+        """Return the books to read first, or None where there is no choice to make (made
+        once: asked which book, the cards are ordered by it before they are shown)."""
+        if self.picks is None:
+            self.picks = self._recommendation(answer) or []
+        return self.picks or None
+
+    def _recommendation(self, answer) -> list:
         kind = self.plan.type
-        ja = answer.language == "ja"
         asked = kind == WHICH_BOOK
         explicit = any(w >= 1.0 for w in self.named.values())
-        if self.scored and kind not in (NAVIGATE, RANGE, AGGREGATE) and (asked or not explicit):
-            answer.recommendation = recommend.books(
-                self.scored, self.shelf, lambda b, k, unit: _place(self.shelf, b, k, unit,
-                                                                   self.asked, self.scored),
-                ja, asked, self.asked.vectors.get(embeddings.MULTILINGUAL)) or None
+        if not self.scored or kind in (NAVIGATE, RANGE, AGGREGATE) or (explicit and not asked):
+            return []
+        return recommend.books(
+            self.scored, self.shelf,
+            lambda b, k, unit: _place(self.shelf, b, k, unit, self.asked, self.scored),
+            answer.language == "ja", asked, self.asked.vectors.get(embeddings.MULTILINGUAL),
+            recommend.distinctive(self.asked.terms, self.asked.translated, lexical.get().doc_freq))
+
+    def finish(self, answer) -> None:
+        """Fill in the books to read first, the places the guide points to, and the guide."""
+        answer.recommendation = self.recommend(answer)
         answer.places = _places(answer)
         answer.guide = guide.compose(answer)
+
+
+def _by_book(found: list[Found], picks) -> list[Found]:
+    """Return found with the picked books' places first, in the order of picks (each book's
+    places best first), then the rest as they were."""
+    order = {pick.book_id: n for n, pick in enumerate(picks or [])}
+    return sorted(found, key=lambda f: order.get(f.book_id, len(order)))
 
 
 def _interleaved(groups, limit) -> list[Found]:

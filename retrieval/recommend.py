@@ -6,7 +6,9 @@ Every candidate section carries its probability of holding the answer
 about the topic gathers many sections and so beats a passing mention; the
 reason names that chapter when it holds most of the book's share. Books are
 recommended when the question asks which book, or when two or more books
-cover the topic well enough to choose between.
+cover the topic well enough to choose between. Unasked, the question wants a
+place, not a book: the book of the best section leads, at that section (the
+first card and the guide say the same), and the others follow as alternatives.
 """
 
 import math
@@ -23,7 +25,12 @@ best section scores SECOND_SECTION of the first's best: many faint resemblances 
 book are not a place to read."""
 ASKED_SECOND = 0.05
 """Asked which book, any book with this share of the first's coverage is an alternative,
-and so is one whose best section holds the question's words ASKED_WORDS as well."""
+and so is one whose best section holds the question's words ASKED_WORDS as well, where the
+book holds the question's most distinctive word (``distinctive``). A best section's BM25
+differs little from book to book (one shared common word scores), so without that nearly
+every book passed: asked about plotting or poems, the packaging manuals were alternatives.
+With it the ten natural which-book questions name 36 books instead of 42, each runner-up
+stays, and a harbour guide's passing mention of a bowline is still one."""
 ASKED_WORDS = 0.25
 ASKED_MEANING = 0.8
 """…or one whose best section is as near the question in meaning, at this share of the
@@ -49,11 +56,12 @@ def coverage(scored, shelf) -> dict[int, float]:
 
 
 def books(scored, shelf, place_of, japanese: bool, asked: bool,
-          question_vector=None) -> list[Recommendation]:
+          question_vector=None, distinct=()) -> list[Recommendation]:
     """Return the books to read, best first ([] when only one covers it and none was asked).
 
     place_of(book id, key, unit) makes the Result that shows a book's place;
-    question_vector: the question's multilingual vector, to read the books' profiles.
+    question_vector: the question's multilingual vector, to read the books' profiles;
+    distinct: the question's most distinctive terms (``distinctive``).
     """
     mass = coverage(scored, shelf)
     units_of = {b: _unit([s for s in scored if s.book_id == b], shelf, b) for b in mass}
@@ -64,18 +72,35 @@ def books(scored, shelf, place_of, japanese: bool, asked: bool,
     covered = mass
     if asked and question_vector is not None:
         mass = _with_profiles(mass, shelf, question_vector)
-    chosen = _worth_naming(scored, mass, covered, asked)
+    holding = shelf.books_holding(list(distinct), list(mass)) if asked and distinct else None
+    chosen = _worth_naming(scored, mass, covered, asked, holding)
     if len(chosen) < 2 and not asked:
         return []
-    return [_recommendation(scored, shelf, place_of, b, mass[b], units_of[b], japanese)
+    if not asked:  # the place that answers best leads; coverage orders the alternatives
+        best = scored[0]
+        chosen = [best.book_id] + [b for b in chosen if b != best.book_id][:MAX_BOOKS - 1]
+        units_of[best.book_id] = _section_of(shelf, best)
+    return [_recommendation(scored, shelf, place_of, b, mass.get(b, 0.0), units_of[b], japanese)
             for b in chosen]
 
 
-def _worth_naming(scored, mass, covered, asked: bool) -> list[int]:
+def distinctive(terms, translated, doc_freq) -> list[str]:
+    """Return the rarest of a question's own terms and the rarest of its translations
+    (doc_freq(term) → how many sections hold it): the words a book that really treats the
+    topic holds, where the common ones ("data", "package") are everywhere."""
+    out = []
+    for group in (list(terms), list(translated)):
+        if group:
+            out.append(min(group, key=doc_freq))
+    return out
+
+
+def _worth_naming(scored, mass, covered, asked: bool, holding=None) -> list[int]:
     """Return the books worth naming, in the order of mass: asked which book, any with a fair
     share of the coverage or a best section as near the question; unasked, only one with a
     share and a section of its own that answers. covered: the body's coverage alone (a
-    profile orders the books, but what a book is about does not make it cover the topic)."""
+    profile orders the books, but what a book is about does not make it cover the topic);
+    holding: the books holding the question's distinctive words (None: not asked)."""
     ranked = sorted(mass, key=mass.get, reverse=True)
     if not ranked:
         return []
@@ -92,7 +117,8 @@ def _worth_naming(scored, mass, covered, asked: bool) -> list[int]:
         if not asked:
             return covered[b] >= SECOND_BOOK * top and best[b] >= SECOND_SECTION * best[lead]
         return (covered[b] >= ASKED_SECOND * top
-                or words.get(b, 0) >= ASKED_WORDS * words.get(lead, 0) > 0
+                or (words.get(b, 0) >= ASKED_WORDS * words.get(lead, 0) > 0
+                    and (holding is None or b in holding))
                 or meaning.get(b, 0) >= ASKED_MEANING * meaning.get(lead, 0) > 0)
 
     return [b for b in ranked if worth(b)][:MAX_BOOKS]
@@ -143,8 +169,12 @@ def _unit(mine, shelf, book_id) -> tuple[str, int]:
         inside = [s for s in mine if s.key in units.subtree(graph, chapter)]
         if by_chapter[chapter] >= CHAPTER_SHARE * total and len(inside) >= 3:
             return "chapter", chapter
-    best = mine[0]
-    return ("section" if chunks[best.key].heading_id else "mentions"), best.key
+    return _section_of(shelf, mine[0])
+
+
+def _section_of(shelf, scored) -> tuple[str, int]:
+    """Return the unit of one scored section shown by itself."""
+    return ("section" if shelf.chunk(scored.book_id, scored.key).heading_id else "mentions"), scored.key
 
 
 def _pages(chunks) -> int:

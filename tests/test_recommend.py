@@ -58,3 +58,40 @@ def test_what_a_book_is_about_orders_the_picks_but_does_not_make_it_cover_the_to
     chosen = recommend.books(scored, shelf, place_of, japanese=False, asked=True,
                              question_vector=np.array([0.6, 0.8]))
     assert [r.book_id for r in chosen] == [1, 2]
+
+
+def test_unasked_the_book_of_the_best_section_leads_at_that_section():
+    shelf = FakeShelf({1: 5, 2: 10})
+    # Book 2 gathers more in all, in faint pieces; book 1 holds the one section that answers.
+    scored = [Scored(1, 2, 0.3)] + [Scored(2, k, 0.07) for k in range(10)]
+    chosen = recommend.books(scored, shelf, place_of, japanese=False, asked=False)
+    assert [r.book_id for r in chosen] == [1, 2]
+    assert (chosen[0].unit, chosen[0].where.breadcrumb) == ("section", ["3 Section"])
+
+
+def test_asked_a_book_sharing_only_common_words_is_no_alternative():
+    shelf = FakeShelf({1: 5, 2: 5, 3: 5})
+    shelf.books_holding = lambda terms, book_ids: {1, 3} & set(book_ids)
+    scored = [Scored(1, 0, 0.9, words=20.0), Scored(2, 0, 0.001, words=12.0),
+              Scored(3, 0, 0.001, words=6.0)]
+    chosen = recommend.books(scored, shelf, place_of, japanese=False, asked=True,
+                             distinct=["bowlin"])
+    # Book 2's words score well, but it lacks the word that says what is asked.
+    assert [r.book_id for r in chosen] == [1, 3]
+
+
+def test_the_rarest_words_are_the_distinctive_ones():
+    freq = {"data": 900, "plot": 40, "graph": 12, "データ": 50}.get
+    assert recommend.distinctive(["data", "plot", "graph"], {}, freq) == ["graph"]
+    # A Japanese question: its own rarest word, and the rarest of its English translations.
+    assert recommend.distinctive(["データ"], {"data": 0.5, "graph": 0.5}, freq) == ["データ", "graph"]
+
+
+def test_asked_which_book_the_cards_follow_the_picks():
+    from retrieval.answers import Found, _by_book
+
+    found = [Found(2, 0, 0.5), Found(1, 3, 0.4), Found(3, 1, 0.3), Found(2, 4, 0.2),
+             Found(1, 0, 0.1)]
+    picks = [SimpleNamespace(book_id=1), SimpleNamespace(book_id=2)]
+    assert [(f.book_id, f.key) for f in _by_book(found, picks)] == [
+        (1, 3), (1, 0), (2, 0), (2, 4), (3, 1)]
