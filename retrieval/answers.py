@@ -111,8 +111,13 @@ class _Reading:
                 return share is None or share >= named_books.OWN_SHARE
             return check
 
+        sections = max(1, words.size())
+
+        def common(term):
+            return term in asked and words.doc_freq(term) > named_books.COMMON_SHARE * sections
+
         self.names = {pk: named_books.name_terms(b.title, b.original_filename or "",
-                                                 covers.get(pk, ""), own(pk))
+                                                 covers.get(pk, ""), own(pk), common)
                       for pk, b in shelf.books.items()}
         self.refs = named_books.references(plan.refs, plan.mentions, self.names)
         self.named = named_books.named(text, self.refs, self.names)

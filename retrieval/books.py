@@ -27,17 +27,26 @@ EXPLICIT, HINT = 1.0, 0.5
 OWN_SHARE = 0.5
 """A title-page word names its book when at least this share of the sections using it
 are the book's own."""
+COMMON_SHARE = 0.03
+"""A title word found in more than this share of the shelf's sections is a word of the
+subject, not a name ("Numbers" in a title, "Debian" on a Debian shelf): it names its book
+only where it is the book's own, as a title-page word does. A name ("beamer", "memoir",
+"FAQ", a file name nobody writes in a book) names it wherever it is met."""
 
 
-def name_terms(title: str, filename: str = "", cover: str = "", own=None) -> set[str]:
+def name_terms(title: str, filename: str = "", cover: str = "", own=None,
+               common=None) -> set[str]:
     """Return the terms of a book's title, file name and title page that could name it.
 
-    own(term) tells whether a title-page word is the book's own (mostly found in
-    it: ``OWN_SHARE``); a title page carries slogans and subtitles ("Free Your
-    Numbers") whose words would name the book in any question.
+    own(term) tells whether a word is the book's own (mostly found in it:
+    ``OWN_SHARE``); common(term) whether it is a common word of the shelf
+    (``COMMON_SHARE``). A title page carries slogans and subtitles ("Free Your
+    Numbers"), and a title may hold a word of its subject: in any question about
+    numbers they would name the book and leave the question without its topic.
     """
     stem = PurePath(filename).stem.replace("_", " ").replace("-", " ") if filename else ""
-    found = _naming_terms(f"{title} {stem}")
+    found = {t for t in _naming_terms(f"{title} {stem}")
+             if common is None or own is None or not common(t) or own(t)}
     extra = _naming_terms(cover) - found
     return found | {t for t in extra if own is None or own(t)}
 

@@ -73,6 +73,20 @@ def test_books_are_named_by_the_words_that_tell_them_apart(question, expected):
     assert books.named(question, refs, SHELF) == expected
 
 
+def test_a_common_word_of_a_title_names_its_book_only_where_it_is_the_books_own():
+    common = {"number", "debian", "faq"}.__contains__  # in more than 3% of the sections
+    own = {"octav", "faq"}.__contains__  # mostly in this book's own sections
+    octave = books.name_terms("GNU Octave: Free Your Numbers", "octave.pdf", own=own, common=common)
+    # "numbers" is everywhere on the shelf and the manual holds under half of it: asked how to
+    # format numbers in a table, the question is not about this book.
+    assert octave == {"gnu", "octav", "free"}
+    faq = books.name_terms("The Debian GNU/Linux FAQ", "faq.pdf", own=own, common=common)
+    assert "faq" in faq and "debian" not in faq
+    # A rare word of a title is a name wherever it is met, the book's own or not.
+    assert "linux" in books.name_terms("The Debian GNU/Linux FAQ", own=lambda t: False,
+                                       common=common)
+
+
 def test_the_names_of_the_books_asked_about_are_left_out_of_what_is_asked():
     assert query.without_refs("How do I show source code on a slide in beamer?", ["beamer"]) == (
         "How do I show source code on a slide?")
