@@ -12,8 +12,9 @@ or more characters loses a final long-vowel mark (メンテナー → メンテ�
 Lucene's Japanese katakana stemmer does. English and other Latin-script runs
 are case-folded words without the Snowball stop words, stemmed with the
 Snowball English stemmer (PyStemmer); a compound written with inner
-punctuation ("16:9", "utf-8", "tar.gz") is a term of its own as well, and so is
-each of the characters technical books are asked about (% $ # & ~ ^ \\ { } | @).
+punctuation ("16:9", "utf-8", "tar.gz") is a term of its own as well, and so are
+a TeX command ("\\include") and each of the characters technical books are asked
+about (% $ # & ~ ^ \\ { } | @).
 
 ``tokens`` keeps each term's place in the text, for highlighting; ``terms``
 is what the index stores; ``question_terms`` also drops the words that frame a
@@ -68,6 +69,9 @@ _COMPOUND = re.compile(r"[a-z0-9]+(?:[-_.:/+][a-z0-9]+)+")
 # The characters that technical books write about ("how do I print a % sign"): each one
 # is a term of its own.
 _SYMBOL = re.compile(r"[#$%&~^\\{}|@]")
+# A TeX command ("\input", "\include", "\frametitle") is a term of its own as well as
+# its word: asked for "\input", the word "input" is everywhere in a programming manual.
+_COMMAND = re.compile(r"\\[a-z@]{2,}")
 _SUDACHI_BYTES = 40000  # Sudachi refuses inputs over 49,149 bytes
 _local = threading.local()
 
@@ -109,8 +113,15 @@ def terms(text: str) -> list[str]:
 def question_terms(question: str) -> list[str]:
     """Return the distinct terms of a question that say what it is about, in order."""
     found = []
-    for token in tokens(unicodedata.normalize("NFKC", question)):
+    every = tokens(unicodedata.normalize("NFKC", question))
+    # A TeX command asks for itself: its word ("input" of "\\input") would find every
+    # section about input.
+    commands = [(t.start, t.end) for t in every if t.term.startswith("\\") and len(t.term) > 1]
+    for token in every:
         if token.term in _QUESTION_STEMS or token.term in JAPANESE_QUESTION_WORDS:
+            continue
+        if any(a <= token.start and token.end <= b and (token.start, token.end) != (a, b)
+               for a, b in commands):
             continue
         found.append(token.term)
     return list(dict.fromkeys(found))
@@ -140,8 +151,9 @@ def _latin(text: str, start: int, end: int) -> list[Token]:
         out.append(Token(stem(word.split("'")[0]), start + match.start(), start + match.end()))
     for match in _COMPOUND.finditer(piece):
         out.append(Token(match.group(), start + match.start(), start + match.end()))
-    for match in _SYMBOL.finditer(piece):
-        out.append(Token(match.group(), start + match.start(), start + match.end()))
+    for pattern in (_SYMBOL, _COMMAND):
+        for match in pattern.finditer(piece):
+            out.append(Token(match.group(), start + match.start(), start + match.end()))
     out.sort(key=lambda token: (token.start, -token.end))
     return out
 

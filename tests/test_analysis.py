@@ -15,6 +15,8 @@ from retrieval import analysis, books, query
     # characters technical books are asked about
     ("make my slides 16:9", ["make", "slide", "16:9", "16"]),
     ("% や $ をそのまま出力", ["%", "$", "そのまま", "出力"]),
+    # a TeX command asks for itself, not for its word ("input" is in every I/O section)
+    (r"What is the difference between \input and \include?", ["differ", r"\input", r"\include"]),
 ])
 def test_questions_keep_the_words_that_say_what_they_are_about(text, expected):
     assert analysis.question_terms(text) == expected
@@ -30,6 +32,11 @@ def test_questions_keep_the_words_that_say_what_they_are_about(text, expected):
 ])
 def test_spelling_variants_meet(a, b):
     assert analysis.terms(a) == analysis.terms(b)
+
+
+def test_a_section_holds_a_tex_command_and_its_word():
+    assert analysis.terms(r"Use \include{chapter1} here.") == [
+        "use", r"\include", "\\", "includ", "{", "chapter1", "}"]
 
 
 def test_a_compound_also_yields_its_short_units():
