@@ -10,7 +10,8 @@ points to and the guide itself (``retrieval.guide``).
 
 import logging
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from itertools import product
 
 from django.db.models import Q
 
@@ -26,6 +27,12 @@ from retrieval.shelf import Shelf
 logger = logging.getLogger(__name__)
 QUOTED = 5  # results that get a quoted sentence (the rest keep an excerpt)
 STRONG = 0.5  # a book named at least this strongly is one the question asks about
+SHARED = 0.8
+PART_CHOICES = 3
+"""Each part of a comparison takes one of its PART_CHOICES best places; a place two parts
+take counts SHARED for each (``_Reading._part_places``): two parts asked apart want two
+places where a second one answers nearly as well (three quarters of the best), and share
+one where nothing else does."""
 _JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
 _PRONOUN = re.compile(r"(?i)\b(?:it|its|them|they|this|that|these|those)\b|それ|これ|その|この")
 
@@ -124,6 +131,8 @@ class _Reading:
         self.strong = [pk for pk, weight in self.named.items() if weight >= STRONG]
         self.scored = []
         self.picks = None
+        self.parts = []
+        """(part, its places best first) for each part of a comparison."""
 
     def question(self, text: str | None = None, named=None) -> Question:
         named = self.named if named is None else named
@@ -203,6 +212,7 @@ class _Reading:
             text = f"{part} ({parts[i - 1]})" if i and _PRONOUN.search(part) else part
             text = f"{text}（{self.plan.scene}）" if self.plan.scene else text
             groups.append(self._lookup(self.question(text), limit, exclude, part=part))
+            self.parts.append((part, groups[-1]))
         groups.append(self._lookup(whole, limit, exclude))
         return _interleaved(groups, limit)
 
@@ -261,8 +271,47 @@ class _Reading:
     def finish(self, answer) -> None:
         """Fill in the books to read first, the places the guide points to, and the guide."""
         answer.recommendation = self.recommend(answer)
-        answer.places = _places(answer)
+        answer.places = _places(answer, self._part_places(answer))
         answer.guide = guide.compose(answer)
+
+
+    def _part_places(self, answer) -> list[Result]:
+        """Return the place for each part of a comparison, labelled with the part.
+
+        Each part takes one of its best few places; the choice that answers the parts best
+        together wins, each place counting by its score against the part's best, and less
+        (SHARED) where two parts take the same place: "where is try/catch defined, and
+        where is it used" wants two places, and gets "The try Statement" and "Catching
+        Errors" rather than the second twice; "\\input" and "\\include" share a section
+        when nothing else answers either. A card is shown once, under the first part that
+        found it."""
+        cards = {guide.where(r): r for r in answer.results}
+
+        def card(found):
+            chunk = self.shelf.chunk(found.book_id, found.key)
+            return cards.get((found.book_id, chunk.heading_id, chunk.page_start, chunk.page_end))
+
+        parts, options = [], []
+        for part, found in self.parts:
+            shown = [(f, c) for f in found if (c := card(f)) is not None][:PART_CHOICES]
+            if shown:
+                parts.append((part, [c for _, c in shown]))
+                options.append([(f.score, (f.book_id, f.key)) for f, _ in shown])
+        return [shown[i] if shown[i].part == part else replace(shown[i], part=part)
+                for (part, shown), i in zip(parts, assigned(options))]
+
+
+def assigned(options: list[list[tuple[float, object]]]) -> list[int]:
+    """Return which place each part takes: options holds, for each part, its places best first
+    as (score, place). A place counts by its score against the part's best, and SHARED for
+    each part where two take the same one; the choice worth most together wins."""
+    def worth(choice) -> float:
+        taken = [options[n][i][1] for n, i in enumerate(choice)]
+        return sum(options[n][i][0] / (options[n][0][0] or 1.0)
+                   * (SHARED if taken.count(taken[n]) > 1 else 1.0)
+                   for n, i in enumerate(choice))
+
+    return list(max(product(*(range(len(places)) for places in options)), key=worth, default=()))
 
 
 def _by_book(found: list[Found], picks) -> list[Found]:
@@ -282,16 +331,20 @@ def _interleaved(groups, limit) -> list[Found]:
     return out[:limit]
 
 
-def _places(answer) -> list[Result]:
+def _places(answer, part_places=()) -> list[Result]:
     if not answer.results:
         return []
     if answer.recommendation and answer.type not in (COMPARE, AGGREGATE):
         # The guide says which book to read first: its place is the one to read.
         return [answer.recommendation[0].where]
     if answer.type == COMPARE:
-        first = {}
+        # Each part's place, then the first place of each other search (the whole question,
+        # each book it names) as it came.
+        first = {part.part: part for part in part_places}
+        shown = {guide.where(place) for place in part_places}
         for result in answer.results:
-            first.setdefault(result.part or result.book_id, result)
+            if guide.where(result) not in shown:
+                first.setdefault(result.part or result.book_id, result)
         return list(first.values())[:4]
     if answer.type == AGGREGATE:
         return answer.results[:3]

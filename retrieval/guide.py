@@ -19,7 +19,7 @@ def compose(answer) -> str:
     ja = answer.language == "ja"
     numbers = {id(r): n for n, r in enumerate(answer.results, 1)}
     for n, r in reversed(list(enumerate(answer.results, 1))):
-        numbers[_where(r)] = n  # a place made apart (a pick's) cites the card of its section
+        numbers[where(r)] = n  # a place made apart (a pick's) cites the card of its section
     lines = []
     picks = answer.recommendation or []
     if picks:
@@ -28,15 +28,16 @@ def compose(answer) -> str:
         lines.append("")
     for place in answer.places:
         lines.extend(_place(place, ja, numbers, answer.type))
-    shown = {_where(place) for place in answer.places}
-    others = [r for r in answer.results if _where(r) not in shown][:OTHER_PLACES]
+    shown = {where(place) for place in answer.places}
+    others = [r for r in answer.results if where(r) not in shown][:OTHER_PLACES]
     if others and answer.type not in (COMPARE, RANGE):
         lines.append(("ほかの候補：" if ja else "Also: ")
                      + ("、" if ja else "; ").join(_short(r, ja, numbers) for r in others))
     return "\n".join(lines).strip()
 
 
-def _where(result) -> tuple:
+def where(result) -> tuple:
+    """Return what tells one place from another: its book, heading and pages."""
     return result.book_id, result.heading_id, result.page_start, result.page_end
 
 
@@ -87,7 +88,7 @@ def _short(result, ja: bool, numbers: dict) -> str:
 
 
 def _cite(result, numbers: dict) -> str:
-    n = numbers.get(id(result)) or numbers.get(_where(result))
+    n = numbers.get(id(result)) or numbers.get(where(result))
     return f" [{n}]" if n else ""
 
 

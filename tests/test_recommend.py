@@ -2,6 +2,8 @@
 
 from types import SimpleNamespace
 
+import pytest
+
 from retrieval import recommend
 from retrieval.chunks import Chunk
 from retrieval.rank import Scored
@@ -95,3 +97,19 @@ def test_asked_which_book_the_cards_follow_the_picks():
     picks = [SimpleNamespace(book_id=1), SimpleNamespace(book_id=2)]
     assert [(f.book_id, f.key) for f in _by_book(found, picks)] == [
         (1, 3), (1, 0), (2, 0), (2, 4), (3, 1)]
+
+
+@pytest.mark.parametrize("options,expected", [
+    # "where is try/catch defined, and where is it used": the usage section answers the second
+    # part far better than anything else, the first has a fair place of its own
+    ([[(0.27, "catch"), (0.21, "try")], [(0.56, "catch"), (0.05, "handling")]], [1, 0]),
+    # "\input" and "\include": each has its own best place
+    ([[(0.11, "1.4"), (0.08, "1.3")], [(0.22, "1.7"), (0.03, "faq")]], [0, 0]),
+    # nothing else answers the second part: the two share a place
+    ([[(0.3, "a"), (0.02, "b")], [(0.4, "a"), (0.01, "c")]], [0, 0]),
+    ([], []),
+])
+def test_each_part_of_a_comparison_takes_the_place_that_answers_the_parts_best(options, expected):
+    from retrieval.answers import assigned
+
+    assert assigned(options) == expected

@@ -235,6 +235,9 @@ def test_a_comparison_looks_up_each_part(shelf):
     tops = {part: [r for r in answer.results if r.part == part][0].breadcrumb[-1]
             for part in answer.parts}
     assert tops == {"the jib": "1.2 Jib", "the mainsail": "1.1 Mainsail"}
+    # The guide gives each part its place.
+    assert [(p.part, p.breadcrumb[-1]) for p in answer.places[:2]] == [
+        ("the jib", "1.2 Jib"), ("the mainsail", "1.1 Mainsail")]
 
 
 def test_what_a_chapter_covers_lists_its_sections(shelf):
