@@ -133,6 +133,8 @@ class _Reading:
         self.picks = None
         self.parts = []
         """(part, its places best first) for each part of a comparison."""
+        self.chosen = []
+        """(part, (book id, key)): the place given to each part (``_assign_parts``)."""
 
     def question(self, text: str | None = None, named=None) -> Question:
         named = self.named if named is None else named
@@ -214,7 +216,9 @@ class _Reading:
             groups.append(self._lookup(self.question(text), limit, exclude, part=part))
             self.parts.append((part, groups[-1]))
         groups.append(self._lookup(whole, limit, exclude))
-        return _interleaved(groups, limit)
+        found = _interleaved(groups, limit)
+        self._assign_parts(found)
+        return found
 
     def _about_something(self, text: str) -> bool:
         """Return True if text asks about a subject, not only names books ("show me where
@@ -275,30 +279,38 @@ class _Reading:
         answer.guide = guide.compose(answer)
 
 
-    def _part_places(self, answer) -> list[Result]:
-        """Return the place for each part of a comparison, labelled with the part.
-
-        Each part takes one of its best few places; the choice that answers the parts best
-        together wins, each place counting by its score against the part's best, and less
-        (SHARED) where two parts take the same place: "where is try/catch defined, and
-        where is it used" wants two places, and gets "The try Statement" and "Catching
-        Errors" rather than the second twice; "\\input" and "\\include" share a section
-        when nothing else answers either. A card is shown once, under the first part that
-        found it."""
-        cards = {guide.where(r): r for r in answer.results}
-
-        def card(found):
-            chunk = self.shelf.chunk(found.book_id, found.key)
-            return cards.get((found.book_id, chunk.heading_id, chunk.page_start, chunk.page_end))
-
+    def _assign_parts(self, found: list[Found]) -> None:
+        """Give each part of a comparison one of its best few places among found, the choice
+        that answers the parts best together (``assigned``), and label those places with
+        their parts, so that the cards and the guide say the same: "where is try/catch
+        defined, and where is it used" gets "The try Statement" and "Catching Errors" rather
+        than the second twice; "\\input" and "\\include" share a section when nothing
+        else answers either."""
+        shown = {(f.book_id, f.key): f for f in found}
         parts, options = [], []
-        for part, found in self.parts:
-            shown = [(f, c) for f in found if (c := card(f)) is not None][:PART_CHOICES]
-            if shown:
-                parts.append((part, [c for _, c in shown]))
-                options.append([(f.score, (f.book_id, f.key)) for f, _ in shown])
-        return [shown[i] if shown[i].part == part else replace(shown[i], part=part)
-                for (part, shown), i in zip(parts, assigned(options))]
+        for part, places in self.parts:
+            mine = [f for f in places if (f.book_id, f.key) in shown][:PART_CHOICES]
+            if mine:
+                parts.append(part)
+                options.append([(f.score, (f.book_id, f.key)) for f in mine])
+        self.chosen = [(part, options[n][i][1])
+                       for n, (part, i) in enumerate(zip(parts, assigned(options)))]
+        labelled = set()
+        for part, pair in self.chosen:
+            if pair not in labelled:  # a place two parts share is labelled with the first
+                shown[pair].part = part
+                labelled.add(pair)
+
+    def _part_places(self, answer) -> list[Result]:
+        """Return the card chosen for each part of a comparison, labelled with the part."""
+        cards = {guide.where(r): r for r in answer.results}
+        out = []
+        for part, (book_id, key) in self.chosen:
+            chunk = self.shelf.chunk(book_id, key)
+            card = cards.get((book_id, chunk.heading_id, chunk.page_start, chunk.page_end))
+            if card is not None:
+                out.append(card if card.part == part else replace(card, part=part))
+        return out
 
 
 def assigned(options: list[list[tuple[float, object]]]) -> list[int]:
