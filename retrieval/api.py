@@ -23,6 +23,7 @@ class PlaceOut(Schema):
     book_title: str
     breadcrumb: list[str]
     unit: str | None
+    part: str | None = None
     physical: PagesOut
     printed: PagesOut
     quote: str

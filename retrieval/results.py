@@ -118,7 +118,7 @@ def place_json(result: Result) -> dict:
     """Return a place as the API and ``manage.py ask`` give it."""
     return {
         "book_id": result.book_id, "book_title": result.book_title,
-        "breadcrumb": result.breadcrumb, "unit": result.unit,
+        "breadcrumb": result.breadcrumb, "unit": result.unit, "part": result.part,
         "physical": {"start": result.page_start, "end": result.page_end},
         "printed": {"start": result.printed_start, "end": result.printed_end},
         "quote": result.quote, "quote_page": result.quote_page,
@@ -141,7 +141,8 @@ def answer_json(answer, text) -> dict:
     ``recommendation``: the book to read first (null when no two books cover it
     and the question did not ask); ``alternatives``: the other books;
     ``places``: where to read, each with book, breadcrumb, physical and
-    printed range and the quoted sentence; ``guide``: the written answer
+    printed range, the quoted sentence and (asked for several things) the part
+    of the question it answers; ``guide``: the written answer
     composed from them; ``results``: every place found, best first.
     """
     picks = answer.recommendation or []

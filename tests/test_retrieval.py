@@ -315,6 +315,13 @@ def test_api_ask_answers_readers(bob_client, shelf):
     assert body["context"]["question"] == "bowline fixed loop"
 
 
+def test_api_ask_says_which_part_each_place_answers(bob_client, shelf):
+    body = bob_client.get("/api/ask", {"q": "What is the difference between the jib and the "
+                                            "mainsail?", "synthesize": "false"}).json()
+    assert [(p["part"], p["breadcrumb"][-1]) for p in body["places"][:2]] == [
+        ("the jib", "1.2 Jib"), ("the mainsail", "1.1 Mainsail")]
+
+
 def test_api_ask_post_carries_the_follow_up_context(bob_client, shelf):
     first_answer = bob_client.post("/api/ask", {"question": "wind", "synthesize": False},
                                    content_type="application/json").json()
