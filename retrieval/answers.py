@@ -11,7 +11,6 @@ points to and the guide itself (``retrieval.guide``).
 import logging
 import re
 from dataclasses import dataclass, replace
-from itertools import product
 
 from django.db.models import Q
 
@@ -19,6 +18,7 @@ from books.models import Book, Page
 from retrieval import books as named_books
 from retrieval import (analysis, embeddings, followups, guide, lexical, names, narrowing, query,
                        quotes, recommend, units)
+from retrieval.parts import PART_CHOICES, assigned
 from retrieval.query import AGGREGATE, COMPARE, NAVIGATE, RANGE, WHICH_BOOK
 from retrieval.rank import Question, pool
 from retrieval.results import Answer, Result
@@ -27,12 +27,6 @@ from retrieval.shelf import Shelf
 logger = logging.getLogger(__name__)
 QUOTED = 5  # results that get a quoted sentence (the rest keep an excerpt)
 STRONG = 0.5  # a book named at least this strongly is one the question asks about
-SHARED = 0.8
-PART_CHOICES = 3
-"""Each part of a comparison takes one of its PART_CHOICES best places; a place two parts
-take counts SHARED for each (``_Reading._part_places``): two parts asked apart want two
-places where a second one answers nearly as well (three quarters of the best), and share
-one where nothing else does."""
 _JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
 _PRONOUN = re.compile(r"(?i)\b(?:it|its|them|they|this|that|these|those)\b|それ|これ|その|この")
 
@@ -270,7 +264,8 @@ class _Reading:
             self.scored, self.shelf,
             lambda b, k, unit: _place(self.shelf, b, k, unit, self.asked, self.scored),
             answer.language == "ja", asked, self.asked.vectors.get(embeddings.MULTILINGUAL),
-            recommend.distinctive(self.asked.terms, self.asked.translated, lexical.get().doc_freq))
+            recommend.distinctive(self.asked.terms, self.asked.translated,
+                                  lexical.get().doc_freq) if asked else ())
 
     def finish(self, answer) -> None:
         """Fill in the books to read first, the places the guide points to, and the guide."""
@@ -278,14 +273,10 @@ class _Reading:
         answer.places = _places(answer, self._part_places(answer))
         answer.guide = guide.compose(answer)
 
-
     def _assign_parts(self, found: list[Found]) -> None:
-        """Give each part of a comparison one of its best few places among found, the choice
-        that answers the parts best together (``assigned``), and label those places with
-        their parts, so that the cards and the guide say the same: "where is try/catch
-        defined, and where is it used" gets "The try Statement" and "Catching Errors" rather
-        than the second twice; "\\input" and "\\include" share a section when nothing
-        else answers either."""
+        """Give each part of a comparison one of its best places among found
+        (``retrieval.parts``), and label those places with their parts, so that the cards
+        and the guide say the same."""
         shown = {(f.book_id, f.key): f for f in found}
         parts, options = [], []
         for part, places in self.parts:
@@ -311,19 +302,6 @@ class _Reading:
             if card is not None:
                 out.append(card if card.part == part else replace(card, part=part))
         return out
-
-
-def assigned(options: list[list[tuple[float, object]]]) -> list[int]:
-    """Return which place each part takes: options holds, for each part, its places best first
-    as (score, place). A place counts by its score against the part's best, and SHARED for
-    each part where two take the same one; the choice worth most together wins."""
-    def worth(choice) -> float:
-        taken = [options[n][i][1] for n, i in enumerate(choice)]
-        return sum(options[n][i][0] / (options[n][0][0] or 1.0)
-                   * (SHARED if taken.count(taken[n]) > 1 else 1.0)
-                   for n, i in enumerate(choice))
-
-    return list(max(product(*(range(len(places)) for places in options)), key=worth, default=()))
 
 
 def _by_book(found: list[Found], picks) -> list[Found]:

@@ -110,6 +110,6 @@ def test_asked_which_book_the_cards_follow_the_picks():
     ([], []),
 ])
 def test_each_part_of_a_comparison_takes_the_place_that_answers_the_parts_best(options, expected):
-    from retrieval.answers import assigned
+    from retrieval.parts import assigned
 
     assert assigned(options) == expected
