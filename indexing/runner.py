@@ -31,6 +31,8 @@ Status = StageRun.Status
 
 INTERNAL_ERROR = "Internal error while processing this stage; the details are in the server log."
 PROGRESS_INTERVAL = 1.0  # seconds between progress writes
+OUTCOME_RETRIES = (0.05, 0.2, 0.5, 1.0, 2.0)
+"""Waits between tries to record an outcome that met a locked table (then it raises)."""
 
 
 def worker_name() -> str:
@@ -230,6 +232,16 @@ class _Claim:
         finished = timezone.now()
         fields.update(claimed_by="", finished_at=finished)
         fields["seconds"] = (finished - started).total_seconds()
+        # The outcome, unlike a progress report, must not be lost to a moment's lock: a
+        # finished run left "running" would wait out the claim timeout and run again.
+        for wait in OUTCOME_RETRIES:
+            try:
+                return bool(self._mine().update(**fields))
+            except OperationalError as error:
+                if "locked" not in str(error):
+                    raise
+                logger.warning("Outcome of %s not recorded yet (%s); trying again", self.run, error)
+                time.sleep(wait)
         return bool(self._mine().update(**fields))
 
 

@@ -360,3 +360,22 @@ def test_a_progress_report_that_meets_a_lock_does_not_fail_the_stage(book, stage
     monkeypatch.setattr(QuerySet, "update", locked_once)
     assert runner.run_pending("w1") == 2
     assert refused and run_of(book, "first").status == Status.DONE
+
+
+def test_an_outcome_that_meets_a_lock_is_recorded_once_the_lock_is_gone(book, stages, monkeypatch):
+    from django.db import OperationalError
+    from django.db.models import QuerySet
+
+    monkeypatch.setattr(runner, "OUTCOME_RETRIES", (0, 0, 0))
+    update, refused = QuerySet.update, []
+
+    def locked_twice(queryset, **fields):
+        if fields.get("status") == Status.DONE and len(refused) < 2:
+            refused.append(fields)
+            raise OperationalError("database table is locked: indexing_stagerun")
+        return update(queryset, **fields)
+
+    monkeypatch.setattr(QuerySet, "update", locked_twice)
+    assert runner.run_pending("w1") == 2
+    assert len(refused) == 2
+    assert run_of(book, "first").status == Status.DONE and run_of(book, "second").status == Status.DONE
