@@ -27,6 +27,12 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"“‘'(\[0-9\u3040-\u30ff\u4
 
 _CJK = re.compile(f"[{CJK}]")
 _WORD = re.compile(r"[^\W\d_]{2,}")
+_LABEL = re.compile(
+    r"^\s*(?:第\s*[0-9〇一二三四五六七八九十百]+\s*[章部編節]|(?i:chapter|part|appendix)\s+\w+|"
+    r"[0-9]+(?:\.[0-9]+)*\.?|[IVXLC]+\.?|[A-Z](?:\.[0-9]+)*\.?)\s+")
+"""A heading's number or label ("9", "II", "E.2", 第3章), which the page may print apart."""
+_CLOSING = set("?!:.)]？！：。．）」』")
+"""What closes a heading after its last letter: its own question mark, colon, bracket."""
 
 
 @dataclass(frozen=True)
@@ -107,19 +113,39 @@ def _slight(sentence: str) -> bool:
 
 def _heading_end(chunk) -> int:
     """Return where the section's text begins after its heading line (0 when it does not
-    open with it): a Japanese heading runs straight into its first sentence, and OCR may
-    space it differently ("第2 章 結び" for 第2章 結び)."""
-    title = re.sub(r"\s+", "", for_search(chunk.title))
-    if not title:
+    open with it). The page prints the heading its own way: a chapter's number on a line
+    of its own or not at all ("Contents lists" for "9 Contents lists"), in capitals
+    ("GENERAL CONSIDERATIONS"), a hyphen lost at a line end; a Japanese heading runs
+    straight into its first sentence, and OCR may space it differently."""
+    title = for_search(chunk.title)
+    for wanted in (title, _LABEL.sub("", title, count=1)):
+        if end := _after(chunk.text, [char.lower() for char in wanted if char.isalnum()]):
+            return end
+    return 0
+
+
+def _after(text: str, wanted: list[str]) -> int:
+    """Return where text's letters and digits stop spelling wanted (0: they do not)."""
+    if not wanted:
         return 0
     seen = 0
-    for position, char in enumerate(chunk.text):
-        if char.isspace():
+    for position, char in enumerate(text):
+        if not char.isalnum():
             continue
-        if seen >= len(title) or char != title[seen]:
-            return position if seen == len(title) else 0
+        if char.lower() != wanted[seen]:
+            return 0
         seen += 1
-    return len(chunk.text) if seen == len(title) else 0
+        if seen == len(wanted):
+            after = text[position + 1:position + 2]
+            # Latin words end at a word boundary ("Tab" does not open "Tables"); Japanese
+            # runs on.
+            if char.isascii() and after.isalnum():
+                return 0
+            end = position + 1
+            while end < len(text) and text[end] in _CLOSING:  # the heading's own "?" or "："
+                end += 1
+            return end
+    return 0
 
 
 def _sentences(text: str, start: int = 0) -> list[tuple[int, str]]:

@@ -222,6 +222,21 @@ def test_a_heading_number_is_read_as_printed(title, number):
 
 
 
+@pytest.mark.parametrize("title,text,first", [
+    ("9 Contents lists", "Contents lists This chapter describes the ToC.", "This chapter"),
+    ("General considerations", "GENERAL CONSIDERATIONS The class is large.", "The class"),
+    ("6.2.1 Which names were used?", "6.2.1 Which names were used? Aside from bullseye", "Aside"),
+    ("5.5 Uploads to stable-backports", "5.5 Uploads to stablebackports Some text.", "Some text"),
+    ("II Building a Presentation", "Building a Presentation This part explains.", "This part"),
+    ("2 はじめの一歩", "はじめの一歩最新の内容を書き換えた。", "最新の内容"),
+    ("Tab", "Tables are floats.", "Tables"),  # a heading never ends inside a word
+    ("Fonts", "Some other opening.", "Some other"),
+])
+def test_a_quote_starts_after_the_heading_however_the_page_prints_it(title, text, first):
+    chunk = Chunk(key=0, title=title, breadcrumb=[title], page_start=1, page_end=1, text=text)
+    assert text[quotes._heading_end(chunk):].lstrip().startswith(first)
+
+
 @pytest.mark.parametrize("title,role,breadcrumb_row", [
     ("2.1 Sail care", "english", True),  # titled passages, the breadcrumb first
     ("2.1 帆の手入れ", "english", False),  # the English encoder reads no Japanese breadcrumb
