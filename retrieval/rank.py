@@ -190,7 +190,7 @@ def _fused(question, shelf, pairs, words) -> list[Scored]:
     if multi is not None:
         mixture = mixture + w_multi * _softmax(multi, TEMPERATURE["meaning"])
     if english is not None and w_english:
-        mixture = mixture + w_english * _softmax(english, TEMPERATURE["meaning"])
+        mixture = mixture + w_english * _english_share(english, multi)
     elif multi is not None and w_english:
         mixture = mixture + w_english * _softmax(multi, TEMPERATURE["meaning"])
     prior = np.array([_prior(question, shelf, pair) for pair in pairs])
@@ -231,6 +231,17 @@ def _unnamed(question, shelf, pairs, words) -> np.ndarray:
         own = {pair for pair in pairs if words.get(pair)}
     return np.array([UNNAMED if pair not in own and pair[0] not in holding else 1.0
                      for pair in pairs])
+
+
+def _english_share(english, multi) -> np.ndarray:
+    """Return the English encoder's share of each section; a section it cannot read (no
+    passage without Japanese: cosine 0) takes the multilingual encoder's share instead."""
+    unread = english == 0
+    if multi is None or not unread.any():
+        return _softmax(english, TEMPERATURE["meaning"])
+    stand_in = _softmax(multi, TEMPERATURE["meaning"]) * unread
+    read = _softmax(np.where(unread, english.max() - 50.0, english), TEMPERATURE["meaning"])
+    return read * (1.0 - stand_in.sum()) * ~unread + stand_in
 
 
 def _softmax(values: np.ndarray, temperature: float, active: bool = True) -> np.ndarray:
