@@ -285,3 +285,18 @@ def test_the_section_both_encoders_put_first_leads(english, first):
     pairs = [(1, 0), (1, 1), (1, 2)]
     scored = rank._fused(question, shelf, pairs, {(1, 0): 10.0, (1, 1): 3.0, (1, 2): 2.0})
     assert scored[0].key == first
+
+
+def test_a_section_the_english_encoder_cannot_read_is_not_held_back_for_it():
+    """Section 0 is Japanese (no English vector): the multilingual encoder, which puts it
+    first, speaks for it in the English encoder's share too."""
+    from retrieval import embeddings, rank
+
+    shelf = _Encoded({embeddings.ENGLISH: [0.0, 0.40, 0.30],
+                      embeddings.MULTILINGUAL: [0.50, 0.45, 0.30]})
+    question = rank.Question("q", ["sail"], {embeddings.ENGLISH: np.zeros(2),
+                                             embeddings.MULTILINGUAL: np.zeros(2)})
+    pairs = [(1, 0), (1, 1), (1, 2)]
+    scored = rank._fused(question, shelf, pairs, {(1, 0): 5.0, (1, 1): 5.0, (1, 2): 5.0})
+    assert scored[0].key == 0
+    assert sum(s.score for s in scored) == pytest.approx(1.0)
