@@ -98,7 +98,8 @@ def distinctive(terms, translated, doc_freq) -> list[str]:
 def _worth_naming(scored, mass, covered, asked: bool, holding=None) -> list[int]:
     """Return the books worth naming, in the order of mass: asked which book, any with a fair
     share of the coverage or a best section as near the question; unasked, only one with a
-    share and a section of its own that answers. covered: the body's coverage alone (a
+    share of the first's coverage and a section of its own that answers as the first's best
+    does (the first: the book of the best section, not a long book of faint resemblances). covered: the body's coverage alone (a
     profile orders the books, but what a book is about does not make it cover the topic);
     holding: the books holding the question's distinctive words (None: not asked)."""
     ranked = sorted(mass, key=mass.get, reverse=True)
@@ -113,9 +114,12 @@ def _worth_naming(scored, mass, covered, asked: bool, holding=None) -> list[int]
         near = s.meaning.get("multilingual", 0.0)
         meaning[s.book_id] = max(meaning.get(s.book_id, 0.0), near)
 
+    first = scored[0].book_id  # unasked, the book of the best section leads
+
     def worth(b) -> bool:
         if not asked:
-            return covered[b] >= SECOND_BOOK * top and best[b] >= SECOND_SECTION * best[lead]
+            return (b == first or covered[b] >= SECOND_BOOK * covered.get(first, 0.0)
+                    and best[b] >= SECOND_SECTION * best[first])
         return (covered[b] >= ASKED_SECOND * top
                 or (words.get(b, 0) >= ASKED_WORDS * words.get(lead, 0) > 0
                     and (holding is None or b in holding))

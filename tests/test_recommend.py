@@ -65,10 +65,18 @@ def test_what_a_book_is_about_orders_the_picks_but_does_not_make_it_cover_the_to
 def test_unasked_the_book_of_the_best_section_leads_at_that_section():
     shelf = FakeShelf({1: 5, 2: 10})
     # Book 2 gathers more in all, in faint pieces; book 1 holds the one section that answers.
-    scored = [Scored(1, 2, 0.3)] + [Scored(2, k, 0.07) for k in range(10)]
+    scored = [Scored(1, 2, 0.3)] + [Scored(2, k, 0.08) for k in range(10)]
     chosen = recommend.books(scored, shelf, place_of, japanese=False, asked=False)
     assert [r.book_id for r in chosen] == [1, 2]
     assert (chosen[0].unit, chosen[0].where.breadcrumb) == ("section", ["3 Section"])
+
+
+def test_unasked_faint_resemblances_in_a_long_book_are_no_alternative():
+    shelf = FakeShelf({1: 5, 2: 10})
+    # Book 2's sections each resemble the question a little (a long manual's "Numeric Data
+    # Types" for bold Greek letters in a formula): none answers as book 1's does.
+    scored = [Scored(1, 2, 0.3)] + [Scored(2, k, 0.06) for k in range(10)]
+    assert recommend.books(scored, shelf, place_of, japanese=False, asked=False) == []
 
 
 def test_asked_a_book_sharing_only_common_words_is_no_alternative():
