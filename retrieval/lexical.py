@@ -29,9 +29,12 @@ FIELDS = {"title": 2.0, "path": 0.6, "body": 1.0}
 PHRASE_SLOP = 2
 """Two of the question's terms stand side by side when at most this many words are
 between them (a compound's parts stand between its terms)."""
-QUOTED_PAIRS = 3
+QUOTED_PAIRS = 4
 """A section quotes a question only when this many of its term pairs stand side by side
-in it: a short question's two or three words meet by chance."""
+in it: a short question's words meet by chance. At 3, "How do I write an Octave function
+that accepts any number of inputs?" held 3 of its 4 pairs in "Defining Functions" (write a
+function, function that accepts, number of inputs) and was taken for a quote of it, which
+weighed that section 9.5 times over the one on variable-length argument lists."""
 TOKENIZER = "terms"  # the terms arrive analysed, separated by spaces
 WRITER_HEAP = 50_000_000
 _open: dict[str, "WordIndex"] = {}

@@ -472,3 +472,18 @@ def test_an_index_cut_by_older_rules_is_served_and_queued_again(sailing):
     assert embed.status == StageRun.Status.PENDING and "newer rules" in embed.message
     store.build(sailing)
     assert store.outdated() == [] and runner.requeue_outdated() == 0
+
+
+def test_a_question_is_taken_for_a_pasted_sentence_only_when_four_word_pairs_stand_in_it(db):
+    from retrieval import analysis, lexical
+
+    make_book("Harbour Guide", HARBOUR, [(1, "3.4 Mooring lines", 2, 0, 2)])
+
+    def share(question):
+        hits = lexical.get().quoted(analysis.question_terms(question))
+        return max((hit.score for hit in hits), default=0.0)
+
+    assert share("tie the bow line to the ring with a bowline") == 1.0
+    # Three of four pairs meet by chance in any manual's phrasing ("write a function that
+    # accepts a number of inputs"): no quote.
+    assert share("tie the bow line to the ring in the harbour") == 0.0
