@@ -262,7 +262,8 @@ class _Reading:
             return []
         return recommend.books(
             self.scored, self.shelf,
-            lambda b, k, unit: _place(self.shelf, b, k, unit, self.asked, self.scored),
+            lambda b, k, unit, lead: _place(self.shelf, b, k, unit, self.asked, self.scored,
+                                            closely=lead),
             answer.language == "ja", asked, self.asked.vectors.get(embeddings.MULTILINGUAL),
             recommend.distinctive(self.asked.terms, self.asked.translated,
                                   lexical.get().doc_freq) if asked else ())
@@ -345,12 +346,14 @@ def _results(batch: list[Found], shelf, answer):
     """Yield the Result of each place in batch, the first as soon as it is made."""
     labels = _labels(shelf, batch)
     for found in batch:
-        result = _result(shelf, found, labels, quote=len(answer.results) < QUOTED)
+        # The first place is read closely: the guide quotes it.
+        result = _result(shelf, found, labels, quote=len(answer.results) < QUOTED,
+                         closely=not answer.results)
         result.part = found.part
         yield result
 
 
-def _place(shelf, book_id, key, unit, question, scored=()) -> Result:
+def _place(shelf, book_id, key, unit, question, scored=(), closely=False) -> Result:
     """Return the Result for one section or unit (used for recommendations' places).
 
     A unit's quote comes from its own opening or from its section that scored
@@ -364,17 +367,21 @@ def _place(shelf, book_id, key, unit, question, scored=()) -> Result:
         quoted = next((s.key for s in scored
                        if s.book_id == book_id and s.key in inside and s.key != key), None)
     places = [found] + ([Found(book_id, quoted, 0.0)] if quoted is not None else [])
-    return _result(shelf, found, _labels(shelf, places), quote=True, quoted=quoted)
+    return _result(shelf, found, _labels(shelf, places), quote=True, quoted=quoted,
+                   closely=closely)
 
 
-def _result(shelf, found: Found, labels, quote: bool, quoted: int | None = None) -> Result:
-    """Return the card of found; quoted: the section to quote from, when not its own."""
+def _result(shelf, found: Found, labels, quote: bool, quoted: int | None = None,
+            closely: bool = False) -> Result:
+    """Return the card of found; quoted: the section to quote from, when not its own;
+    closely: choose the quote by meaning too (``quotes.quote``)."""
     index = shelf.index(found.book_id)
     chunk = index.full(found.key)
-    said = quotes.quote(chunk, index, found.question) if quote and found.question else None
+    said = (quotes.quote(chunk, index, found.question, closely=closely)
+            if quote and found.question else None)
     text = quotes.excerpt(chunk, said)
     if said and quoted is not None:
-        inner = quotes.quote(index.full(quoted), index, found.question)
+        inner = quotes.quote(index.full(quoted), index, found.question, closely=closely)
         if inner and quotes.held(inner, found.question) > quotes.held(said, found.question):
             said = inner
     terms = [*found.question.terms, *found.question.translated] if found.question else []

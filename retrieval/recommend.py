@@ -59,7 +59,8 @@ def books(scored, shelf, place_of, japanese: bool, asked: bool,
           question_vector=None, distinct=()) -> list[Recommendation]:
     """Return the books to read, best first ([] when only one covers it and none was asked).
 
-    place_of(book id, key, unit) makes the Result that shows a book's place;
+    place_of(book id, key, unit, lead) makes the Result that shows a book's place (lead: the
+    first book's, whose quote the guide shows);
     question_vector: the question's multilingual vector, to read the books' profiles;
     distinct: the question's most distinctive terms (``distinctive``).
     """
@@ -80,7 +81,8 @@ def books(scored, shelf, place_of, japanese: bool, asked: bool,
         best = scored[0]
         chosen = [best.book_id] + [b for b in chosen if b != best.book_id][:MAX_BOOKS - 1]
         units_of[best.book_id] = _section_of(shelf, best)
-    return [_recommendation(scored, shelf, place_of, b, mass.get(b, 0.0), units_of[b], japanese)
+    return [_recommendation(scored, shelf, place_of, b, mass.get(b, 0.0), units_of[b], japanese,
+                            lead=b == chosen[0])
             for b in chosen]
 
 
@@ -128,11 +130,12 @@ def _worth_naming(scored, mass, covered, asked: bool, holding=None) -> list[int]
     return [b for b in ranked if worth(b)][:MAX_BOOKS]
 
 
-def _recommendation(scored, shelf, place_of, book_id, mass, unit_key, japanese) -> Recommendation:
+def _recommendation(scored, shelf, place_of, book_id, mass, unit_key, japanese,
+                    lead=False) -> Recommendation:
     """Return what the guide says of one book: where it covers the topic, and why read it."""
     mine = [s for s in scored if s.book_id == book_id]
     unit, key = unit_key
-    where = place_of(book_id, key, unit if unit == "chapter" else None)
+    where = place_of(book_id, key, unit if unit == "chapter" else None, lead)
     pages = _pages([shelf.index(book_id).chunks[s.key] for s in mine[:12]])
     book = shelf.books[book_id]
     return Recommendation(

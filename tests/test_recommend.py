@@ -26,7 +26,7 @@ class FakeShelf:
         return SimpleNamespace(chunks=self.chunks[book_id], profile=None)
 
 
-def place_of(book_id, key, unit):
+def place_of(book_id, key, unit, lead=False):
     return SimpleNamespace(page_start=key + 1, page_end=key + 1, printed_start=str(key + 1),
                            breadcrumb=[f"{key + 1} Section"])
 

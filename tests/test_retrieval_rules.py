@@ -300,3 +300,41 @@ def test_a_section_the_english_encoder_cannot_read_is_not_held_back_for_it():
     scored = rank._fused(question, shelf, pairs, {(1, 0): 5.0, (1, 1): 5.0, (1, 2): 5.0})
     assert scored[0].key == 0
     assert sum(s.score for s in scored) == pytest.approx(1.0)
+
+
+class _Reader:
+    """An encoder that reads a sentence as near the question as the list given says."""
+
+    role = "english"
+
+    def __init__(self, nearness):
+        self.nearness = nearness
+
+    def applies(self, text):
+        return True
+
+    def encode(self, texts):
+        return np.array([[self.nearness.get(t.split()[0], 0.0), 1.0] for t in texts])
+
+
+@pytest.mark.parametrize("closely,quoted", [(False, "Loops"), (True, "Bowlines")])
+def test_the_first_place_quotes_the_sentence_nearest_the_question_among_those_holding_it(
+        monkeypatch, closely, quoted):
+    from retrieval import embeddings
+
+    text = ("Loops of every kind slip when the knot is tied badly and the loop is loaded. "
+            "Bowlines make a fixed loop that holds however the load pulls on it. "
+            "Sheets are tied with a knot. Reefing is a different matter entirely.")
+    chunk = Chunk(key=0, title="2.1 Bowline", breadcrumb=["2.1 Bowline"], page_start=1,
+                  page_end=1, text=text)
+    # The encoder finds "Sheets…" nearest of all, but it holds none of the question's words.
+    reader = _Reader({"Loops": 0.1, "Bowlines": 0.9, "Sheets": 2.0})
+    monkeypatch.setattr(embeddings, "encoders", lambda: [reader])
+    monkeypatch.setattr(quotes, "_weights", lambda question: {"loop": 1.0, "slip": 1.0,
+                                                             "load": 0.5})
+    question = SimpleNamespace(text="How do I tie a loop that will not slip?",
+                               vectors={"english": np.array([1.0, 0.0])}, terms=[],
+                               translated={})
+    index = SimpleNamespace(rows={})
+    found = quotes.quote(chunk, index, question, closely=closely)
+    assert found.text.startswith(quoted)
