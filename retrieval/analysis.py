@@ -72,6 +72,7 @@ _SYMBOL = re.compile(r"[#$%&~^\\{}|@]")
 # A TeX command ("\input", "\include", "\frametitle") is a term of its own as well as
 # its word: asked for "\input", the word "input" is everywhere in a programming manual.
 _COMMAND = re.compile(r"\\[a-z@]{2,}")
+_LATIN_BEFORE = re.compile(r"([A-Za-z][A-Za-z0-9.+_-]*)[ \t]*$")
 _SUDACHI_BYTES = 40000  # Sudachi refuses inputs over 49,149 bytes
 _local = threading.local()
 
@@ -99,7 +100,7 @@ def tokens(text: str) -> list[Token]:
     position = 0
     for match in _JAPANESE.finditer(text):
         out.extend(_latin(text, position, match.start()))
-        out.extend(_japanese(match.group(), match.start()))
+        out.extend(_japanese(text, match))
         position = match.end()
     out.extend(_latin(text, position, len(text)))
     return out
@@ -161,9 +162,7 @@ def _latin(text: str, start: int, end: int) -> list[Token]:
 def japanese_runs(text: str) -> list[list[tuple[str, str, str | None]]]:
     """Return each Japanese run of text as its morphemes (Sudachi's longest units), each as
     (surface, dictionary form, index term or None for a word that is not a content word)."""
-    return [[(m.surface(), m.dictionary_form(), _japanese_term(m))
-             for _, piece in _pieces(match.group())
-             for m in _sudachi().tokenize(piece, SplitMode.C)]
+    return [[(m.surface(), m.dictionary_form(), _japanese_term(m)) for m, _ in _morphemes(text, match)]
             for match in _JAPANESE.finditer(text)]
 
 
@@ -178,22 +177,51 @@ def _stemmer():
     return stemmer
 
 
-def _japanese(run: str, offset: int) -> list[Token]:
+def _japanese(text: str, match) -> list[Token]:
     out = []
-    for start, piece in _pieces(run):
-        position = offset + start
-        for morpheme in _sudachi().tokenize(piece, SplitMode.C):
-            begin, end = position + morpheme.begin(), position + morpheme.end()
-            term = _japanese_term(morpheme)
-            if term:
-                out.append(Token(term, begin, end))
-            parts = morpheme.split(SplitMode.A)
-            if len(parts) > 1:
-                for part in parts:
-                    short = _japanese_term(part)
-                    if short and short != term:
-                        out.append(Token(short, position + part.begin(), position + part.end()))
+    for morpheme, base in _morphemes(text, match):
+        begin, end = base + morpheme.begin(), base + morpheme.end()
+        term = _japanese_term(morpheme)
+        if term:
+            out.append(Token(term, begin, end))
+        parts = morpheme.split(SplitMode.A)
+        if len(parts) > 1:
+            for part in parts:
+                short = _japanese_term(part)
+                if short and short != term:
+                    out.append(Token(short, base + part.begin(), base + part.end()))
     return out
+
+
+def _morphemes(text: str, match):
+    """Yield (morpheme, where its piece starts in text) for the Japanese run match of text.
+
+    A run that follows a word in Latin script may open with a suffix of that word, which
+    Sudachi tells only by what stands before it: 「Debian 向けの修正」 read from 向け on
+    took 向け for a noun (a rare word, so a strong term that found nothing), where
+    「パッケージ向け」 reads it as the suffix it is. So the run's first morpheme is read
+    after the word too, and left out where it is a suffix there (向け, 用, 化); the rest of
+    the run is read as it stands (read after "3.2.2", 公開鍵 came apart)."""
+    run, offset = match.group(), match.start()
+    before = _LATIN_BEFORE.search(text, max(0, offset - 40), offset)
+    for start, piece in _pieces(run):
+        morphemes = list(_sudachi().tokenize(piece, SplitMode.C))
+        if start == 0 and before and morphemes and _suffix_after(before.group(1)[-20:],
+                                                                 piece, morphemes[0]):
+            morphemes = morphemes[1:]
+        for morpheme in morphemes:
+            yield morpheme, offset + start
+
+
+def _suffix_after(word: str, piece: str, first) -> bool:
+    """Return True if first, the first morpheme of piece, is a suffix of word before it."""
+    for morpheme in _sudachi().tokenize(word + piece[:16], SplitMode.C):  # its start will do
+        if morpheme.begin() == len(word):
+            return (morpheme.end() - len(word) == first.end()
+                    and morpheme.part_of_speech()[0] == "接尾辞")
+        if morpheme.begin() > len(word):
+            return False
+    return False
 
 
 def _japanese_term(morpheme) -> str | None:

@@ -34,12 +34,12 @@ from retrieval import analysis, embeddings, lexical, names, vectors
 from retrieval.chunks import Chunk, passages, section_chunks
 
 VERSION = 3
-CHUNKING = 3
+CHUNKING = 4
 """The rules sections are cut and their words read by (``retrieval.chunks``,
 ``retrieval.analysis``). An index cut by older rules is still read, and ``outdated`` names
 it so that workers rebuild it (2: a chapter titled "Contents lists" or "Index Expressions"
 is body text, not the book's own list; 3: a TeX command such as "\\include" is a word of
-its own)."""
+its own; 4: Japanese after a word in Latin script is read after that word, 「Debian 向け」)."""
 _CHUNKING = re.compile(r'"chunking": (\d+)')
 STALE_FILES = ("sections.faiss", "flat.faiss", "flat.json")
 # Indexes held in memory, least recently used first; at most

@@ -34,6 +34,20 @@ def test_spelling_variants_meet(a, b):
     assert analysis.terms(a) == analysis.terms(b)
 
 
+@pytest.mark.parametrize("text,expected", [
+    ("Debian 向けの修正", ["debian", "修正"]),  # as in パッケージ向けの修正: 向け is a suffix
+    ("LaTeX 用の設定", ["latex", "設定"]),
+    ("パッケージ向けの修正", ["パッケージ", "修正"]),
+])
+def test_a_suffix_after_a_name_in_latin_script_is_no_term(text, expected):
+    assert analysis.terms(text) == expected
+
+
+def test_what_follows_a_name_or_a_number_keeps_its_words():
+    assert analysis.terms("X線の話") == ["線", "話"]  # the name and the run make one word
+    assert {"公開鍵", "公開", "鍵"} <= set(analysis.terms("3.2.2 公開鍵をメンテナンスする"))
+
+
 def test_a_section_holds_a_tex_command_and_its_word():
     assert analysis.terms(r"Use \include{chapter1} here.") == [
         "use", r"\include", "\\", "includ", "{", "chapter1", "}"]
