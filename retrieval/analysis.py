@@ -162,7 +162,8 @@ def _latin(text: str, start: int, end: int) -> list[Token]:
 def japanese_runs(text: str) -> list[list[tuple[str, str, str | None]]]:
     """Return each Japanese run of text as its morphemes (Sudachi's longest units), each as
     (surface, dictionary form, index term or None for a word that is not a content word)."""
-    return [[(m.surface(), m.dictionary_form(), _japanese_term(m)) for m, _ in _morphemes(text, match)]
+    return [[(m.surface(), m.dictionary_form(), _japanese_term(m))
+             for m, _ in _morphemes(text, match)]
             for match in _JAPANESE.finditer(text)]
 
 

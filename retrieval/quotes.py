@@ -21,8 +21,9 @@ QUOTE_CHARS = 260
 CLOSE_READ = 3
 """Read closely, the sentences that hold most of the question are this many. On the 30
 natural lookups whose first place was right, the encoder's pick among them was the sentence
-that answers in 12 (the words’ own pick: 9); it adds about 50 ms to the first card on two
-cores (p50 82 → 132 ms, p95 113 → 278 ms)."""
+that answers in 11 (the words’ own pick: 9); it adds about 50 ms to the first card on two
+cores (p50 82 → 132 ms, p95 113 → 278 ms). English questions on English text only (see
+``_nearest_sentence``)."""
 LIKELY = 60  # sentences read closely at most
 EXCERPT_CHARS = 300
 # A sentence ends at a full stop followed by a space and a capital (or an opening quote,
@@ -51,9 +52,9 @@ class Quote:
 def quote(chunk, index, question, closely: bool = False) -> Quote | None:
     """Return the sentence of chunk that best answers question, or None for an empty one.
 
-    closely: the encoder reads the CLOSE_READ sentences that hold most of the question and
-    picks the one nearest it in meaning (a sentence encoding per candidate: kept for the
-    first place, which the guide quotes)."""
+    closely: the English encoder reads the CLOSE_READ sentences that hold most of an
+    English question and picks the one nearest it in meaning (a sentence encoding per
+    candidate: kept for the first place, which the guide quotes)."""
     sentences = _sentences(chunk.text, _heading_end(chunk))
     if not sentences:
         return None
@@ -68,29 +69,27 @@ def quote(chunk, index, question, closely: bool = False) -> Quote | None:
             score += 0.5 * (max(weights.values(), default=1.0) or 1.0)
         scored.append((-score, position, start, sentence))  # the first of equals wins
     scored.sort()
-    best = _nearest_sentence([item[2:] for item in scored[:CLOSE_READ]], question) if closely else None
+    best = (_nearest_sentence([item[2:] for item in scored[:CLOSE_READ]], question)
+            if closely else None)
     start, sentence = best or scored[0][2:]
     return Quote(_shortened(sentence), chunk.page_at(start), start)
 
 
 def _nearest_sentence(candidates, question):
-    """Return the (start, sentence) of candidates nearest question for the encoder that reads
-    them all (the English one for English, else the multilingual one), or None. Only in the
-    question's own language: across languages the translated words choose better (the
-    encoder read 「目次を表示するには？」 nearest "An outline helps the audience follow the
-    talk", not "The tableofcontents command puts a table of contents…")."""
-    if len(candidates) < 2:
+    """Return the (start, sentence) of candidates nearest an English question for the English
+    encoder, or None. Only there: the multilingual encoder reads short sentences too coarsely
+    (asked 「もやい結びはどこに書いてありますか？」 it chose "本結び(reef knot) は二本のロープを
+    つなぐ。"), and across languages the translated words choose better (「目次を表示するには？」
+    read nearest "An outline helps the audience follow the talk", not "The tableofcontents
+    command puts a table of contents…")."""
+    vector = question.vectors.get(embeddings.ENGLISH)
+    english = next((e for e in embeddings.encoders() if e.role == embeddings.ENGLISH), None)
+    if len(candidates) < 2 or vector is None or english is None or _CJK.search(question.text):
         return None
     texts = [sentence[:QUOTE_CHARS] for _, sentence in candidates]  # what a quote shows
-    japanese = bool(_CJK.search(question.text))
-    if any(bool(_CJK.search(text)) != japanese for text in texts):
+    if not all(english.applies(text) for text in texts):
         return None
-    for encoder in reversed(embeddings.encoders()):  # the English encoder first, where it reads
-        vector = question.vectors.get(encoder.role)
-        if vector is not None and all(encoder.applies(text) for text in texts):
-            cosines = encoder.encode(texts) @ vector
-            return candidates[int(np.argmax(cosines))]
-    return None
+    return candidates[int(np.argmax(english.encode(texts) @ vector))]
 
 
 def held(found: Quote, question) -> float:

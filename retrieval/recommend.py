@@ -101,8 +101,9 @@ def _worth_naming(scored, mass, covered, asked: bool, holding=None) -> list[int]
     """Return the books worth naming, in the order of mass: asked which book, any with a fair
     share of the coverage or a best section as near the question; unasked, only one with a
     share of the first's coverage and a section of its own that answers as the first's best
-    does (the first: the book of the best section, not a long book of faint resemblances). covered: the body's coverage alone (a
-    profile orders the books, but what a book is about does not make it cover the topic);
+    does (the first: the book of the best section, not a long book of faint resemblances).
+    covered: the body's coverage alone (a profile orders the books, but what a book is
+    about does not make it cover the topic);
     holding: the books holding the question's distinctive words (None: not asked)."""
     ranked = sorted(mass, key=mass.get, reverse=True)
     if not ranked:

@@ -378,4 +378,4 @@ def test_an_outcome_that_meets_a_lock_is_recorded_once_the_lock_is_gone(book, st
     monkeypatch.setattr(QuerySet, "update", locked_twice)
     assert runner.run_pending("w1") == 2
     assert len(refused) == 2
-    assert run_of(book, "first").status == Status.DONE and run_of(book, "second").status == Status.DONE
+    assert run_of(book, "first").status == run_of(book, "second").status == Status.DONE
