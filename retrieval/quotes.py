@@ -62,16 +62,14 @@ def quote(chunk, index, question, closely: bool = False) -> Quote | None:
     near = _nearest_passage(chunk, index, question)
     weights = _weights(question)
     scored = []
-    for position, (start, sentence) in enumerate(_likely(sentences, near, weights)):
+    for start, sentence in _likely(sentences, near, weights):
         found = set(analysis.terms(sentence)) & weights.keys()
         score = sum(weights[t] for t in found)
         if near and near[0] <= start < near[1]:
             score += 0.5 * (max(weights.values(), default=1.0) or 1.0)
-        scored.append((-score, position, start, sentence))  # the first of equals wins
-    scored.sort()
-    best = (_nearest_sentence([item[2:] for item in scored[:CLOSE_READ]], question)
-            if closely else None)
-    start, sentence = best or scored[0][2:]
+        scored.append((score, (start, sentence)))
+    ranked = [pair for _, pair in sorted(scored, key=lambda item: -item[0])]  # stable: first wins
+    start, sentence = (closely and _nearest_sentence(ranked[:CLOSE_READ], question)) or ranked[0]
     return Quote(_shortened(sentence), chunk.page_at(start), start)
 
 

@@ -239,9 +239,9 @@ def _english_share(english, multi) -> np.ndarray:
     unread = english == 0
     if multi is None or not unread.any():
         return _softmax(english, TEMPERATURE["meaning"])
-    stand_in = _softmax(multi, TEMPERATURE["meaning"]) * unread
-    read = _softmax(np.where(unread, english.max() - 50.0, english), TEMPERATURE["meaning"])
-    return read * (1.0 - stand_in.sum()) * ~unread + stand_in
+    share = _softmax(multi, TEMPERATURE["meaning"]) * unread
+    share[~unread] = (1.0 - share.sum()) * _softmax(english[~unread], TEMPERATURE["meaning"])
+    return share
 
 
 def _softmax(values: np.ndarray, temperature: float, active: bool = True) -> np.ndarray:
