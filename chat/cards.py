@@ -10,6 +10,7 @@ from urllib.parse import quote
 from django.urls import reverse
 
 from books.text import excerpt as highlight
+from retrieval.guide import HOW
 
 FIELDS = ("book_id", "book_title", "breadcrumb", "heading_id", "page_start", "page_end",
           "printed_start", "printed_end", "excerpt", "terms", "score", "part", "quote",
@@ -175,14 +176,10 @@ def recommendation_text(value) -> str:
 
 
 LABELS = {
-    "en": {"title": "Where to read", "first": "Read first:", "also": "Also:",
-           "chapter": "a whole chapter on it", "section": "a section on it",
-           "mentions": "mentions it", "pages": "pages", "sections": "Its sections:",
-           "model_note": ""},
-    "ja": {"title": "どこを読むか", "first": "【推薦】", "also": "【代替】",
-           "chapter": "章を通して扱っています", "section": "節で扱っています",
-           "mentions": "本文で触れています", "pages": "ページ", "sections": "含まれる節：",
-           "model_note": ""},
+    "en": {"title": "Where to read", "first": "Read first:", "also": "Also:", **HOW["en"],
+           "pages": "pages", "sections": "Its sections:", "model_note": ""},
+    "ja": {"title": "どこを読むか", "first": "【推薦】", "also": "【代替】", **HOW["ja"],
+           "pages": "ページ", "sections": "含まれる節：", "model_note": ""},
 }
 
 

@@ -26,7 +26,7 @@ and quote_page (the sentence that answers, as printed, and its page), terms
 (words to highlight), score, part (which part of a comparison it answers),
 unit and subsections (for a whole chapter or part). ``Recommendation``:
 book_id, book_title, score (the share of the answer the book's body holds),
-sections, pages, unit ("chapter" | "section" | "mentions"), reason (a
+sections, pages, unit ("chapter" | "part" | "section" | "mentions"), reason (a
 sentence in the question's language), where (the Result that shows it).
 
 ``user`` limits the books to those the user may see (None: all, for

@@ -10,6 +10,12 @@ headings and text, or from the templates below.
 from retrieval.query import COMPARE, RANGE
 
 OTHER_PLACES = 2
+HOW = {  # how much of a recommended book is about the question, by its unit (``recommend``)
+    "en": {"chapter": "a whole chapter on it", "part": "a part on it",
+           "section": "a section on it", "mentions": "mentions it"},
+    "ja": {"chapter": "章を通して扱っています", "part": "部で扱っています",
+           "section": "節で扱っています", "mentions": "本文で触れています"},
+}
 
 
 def compose(answer) -> str:
@@ -48,12 +54,10 @@ def _pick(pick, ja: bool, numbers: dict, first: bool) -> str:
     crumb = " > ".join(where.breadcrumb)
     if ja:
         label = "【推薦】" if first else "【代替】"
-        how = {"chapter": "章を通して扱っています", "section": "節で扱っています",
-               "mentions": "本文で触れています"}[pick.unit]
+        how = HOW["ja"][pick.unit]
         return f"{label}『{pick.book_title}』（{size}ページ）— {how}：{crumb}（{pages(where, True)}）{cite}"
     label = "Read first:" if first else "Also:"
-    how = {"chapter": "a whole chapter on it", "section": "a section on it",
-           "mentions": "mentions it"}[pick.unit]
+    how = HOW["en"][pick.unit]
     return f"{label} {pick.book_title} ({size} pages) — {how}: {crumb}, {pages(where, False)}{cite}"
 
 

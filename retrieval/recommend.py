@@ -136,13 +136,14 @@ def _recommendation(scored, shelf, place_of, book_id, mass, unit_key, japanese,
     """Return what the guide says of one book: where it covers the topic, and why read it."""
     mine = [s for s in scored if s.book_id == book_id]
     unit, key = unit_key
-    where = place_of(book_id, key, unit if unit == "chapter" else None, lead)
+    whole = unit in ("chapter", "part")  # shown over its full range, its subsections listed
+    where = place_of(book_id, key, unit if whole else None, lead)
     pages = _pages([shelf.index(book_id).chunks[s.key] for s in mine[:12]])
     book = shelf.books[book_id]
     return Recommendation(
         book_id=book_id, book_title=book.title, score=round(mass, 4),
         sections=len([s for s in mine if s.score >= 0.05 * mine[0].score]),
-        pages=where.page_end - where.page_start + 1 if unit == "chapter" else pages,
+        pages=where.page_end - where.page_start + 1 if whole else pages,
         unit=unit, reason=reason(book.title, unit, where, japanese, book.page_count),
         where=where, book_pages=book.page_count,
     )
@@ -181,8 +182,12 @@ def _unit(mine, shelf, book_id) -> tuple[str, int]:
 
 
 def _section_of(shelf, scored) -> tuple[str, int]:
-    """Return the unit of one scored section shown by itself."""
-    return ("section" if shelf.chunk(scored.book_id, scored.key).heading_id else "mentions"), scored.key
+    """Return the unit of one scored section shown by itself: a part's opening page can
+    match best ("II Building a Presentation"), and the part is then the place, not a 節."""
+    chunk = shelf.chunk(scored.book_id, scored.key)
+    if not chunk.heading_id:
+        return "mentions", scored.key
+    return ("part" if units.is_part(chunk) else "section"), scored.key
 
 
 def _pages(chunks) -> int:
@@ -197,11 +202,11 @@ def reason(title: str, unit: str, where, japanese: bool, book_pages=None) -> str
     place = " > ".join(where.breadcrumb)
     printed = where.printed_start
     if japanese:
-        how = {"chapter": "章を通して扱っています", "section": "節で扱っています",
-               "mentions": "本文で触れています"}[unit]
+        how = {"chapter": "章を通して扱っています", "part": "部で扱っています",
+               "section": "節で扱っています", "mentions": "本文で触れています"}[unit]
         page = f"{printed}ページ" if printed else f"PDFの{where.page_start}ページ目"
         return f"『{title}』は{how}（{place}、{page}から）。"
-    how = {"chapter": "covers this in a whole chapter", "section": "has a section on it",
-           "mentions": "mentions it"}[unit]
+    how = {"chapter": "covers this in a whole chapter", "part": "has a part on it",
+           "section": "has a section on it", "mentions": "mentions it"}[unit]
     page = f"p. {printed}" if printed else f"page {where.page_start} of the PDF"
     return f"{title} {how}: {place}, from {page}."

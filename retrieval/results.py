@@ -53,7 +53,8 @@ class Recommendation:
     pages: int
     """How many pages of the book are about the topic."""
     unit: str
-    """"chapter": a whole chapter (or part) is about it; "section"; "mentions"."""
+    """"chapter": a whole chapter is about it; "part": its best place is a part (its opening
+    matched best); "section"; "mentions"."""
     reason: str
     """Why, in the question's language."""
     where: Result

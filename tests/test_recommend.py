@@ -71,6 +71,23 @@ def test_unasked_the_book_of_the_best_section_leads_at_that_section():
     assert (chosen[0].unit, chosen[0].where.breadcrumb) == ("section", ["3 Section"])
 
 
+def test_a_part_that_matches_best_is_shown_as_the_part_not_as_a_section():
+    shelf = FakeShelf({1: 5, 2: 5})
+    # Book 2 opens with "II Building a Presentation", a part holding the rest of the book.
+    part = shelf.chunks[2][0]
+    part.title, part.breadcrumb, part.children, part.page_end = (
+        "II Building a Presentation", ["II Building a Presentation"], [1, 2, 3, 4], 5)
+    for chunk in shelf.chunks[2][1:]:
+        chunk.parent_key = 0
+    scored = [Scored(1, 0, 0.5, words=10.0), Scored(2, 0, 0.3, words=9.0),
+              Scored(2, 3, 0.2, words=8.0)]
+    chosen = recommend.books(scored, shelf, lambda b, k, unit, lead: SimpleNamespace(
+        page_start=1, page_end=5 if unit == "part" else 1, printed_start="1",
+        breadcrumb=shelf.chunks[b][k].breadcrumb), japanese=True, asked=True)
+    assert [(r.book_id, r.unit, r.pages) for r in chosen] == [(1, "section", 1), (2, "part", 5)]
+    assert "部で扱っています" in chosen[1].reason
+
+
 def test_unasked_faint_resemblances_in_a_long_book_are_no_alternative():
     shelf = FakeShelf({1: 5, 2: 10})
     # Book 2's sections each resemble the question a little (a long manual's "Numeric Data
