@@ -25,6 +25,10 @@ that answers in 11 (the words’ own pick: 9); it adds about 50 ms to the first 
 cores (p50 82 → 132 ms, p95 113 → 278 ms). English questions on English text only (see
 ``_nearest_sentence``)."""
 LIKELY = 60  # sentences read closely at most
+REPEATED = 3
+"""A sentence found in this many sections of a book or more is the book's boilerplate, not
+an answer: a translation's notice opening every chapter ("この入門書を書き換えたものが…として
+入手できます。"), a licence line, a running note. It is never quoted."""
 EXCERPT_CHARS = 300
 # A sentence ends at a full stop followed by a space and a capital (or an opening quote,
 # bracket, digit), or at a Japanese full stop: not at the dots of "www.debian.org" or "e.g.".
@@ -55,7 +59,9 @@ def quote(chunk, index, question, closely: bool = False) -> Quote | None:
     closely: the English encoder reads the CLOSE_READ sentences that hold most of an
     English question and picks the one nearest it in meaning (a sentence encoding per
     candidate: kept for the first place, which the guide quotes)."""
-    sentences = _sentences(chunk.text, _heading_end(chunk))
+    repeated = getattr(index, "boilerplate", frozenset())
+    sentences = [(start, s) for start, s in _sentences(chunk.text, _heading_end(chunk))
+                 if sentence_key(s) not in repeated]
     if not sentences:
         return None
     sentences = [(start, s) for start, s in sentences if not _slight(s)] or sentences
@@ -88,6 +94,23 @@ def _nearest_sentence(candidates, question):
     if not all(english.applies(text) for text in texts):
         return None
     return candidates[int(np.argmax(english.encode(texts) @ vector))]
+
+
+def boilerplate(chunks) -> frozenset[str]:
+    """Return the keys (``sentence_key``) of the sentences that stand in REPEATED or more of
+    a book's sections (chunks, with their texts), after their headings."""
+    sections = {}
+    for n, chunk in enumerate(chunks):
+        for _, sentence in _sentences(chunk.text, _heading_end(chunk)):
+            if not _slight(sentence):
+                sections.setdefault(sentence_key(sentence), set()).add(n)
+    return frozenset(key for key, found in sections.items() if len(found) >= REPEATED)
+
+
+def sentence_key(sentence: str) -> str:
+    """Return a sentence's letters and digits, folded: the same sentence wrapped or hyphenated
+    at other places on another page has the same key."""
+    return "".join(char for char in sentence.casefold() if char.isalnum())
 
 
 def held(found: Quote, question) -> float:

@@ -30,16 +30,17 @@ from django.conf import settings
 from books import metadata
 from books.models import Book, Heading, Page
 from books.storage import data_dir
-from retrieval import analysis, embeddings, lexical, names, vectors
+from retrieval import analysis, embeddings, lexical, names, quotes, vectors
 from retrieval.chunks import Chunk, passages, section_chunks
 
 VERSION = 3
-CHUNKING = 4
+CHUNKING = 5
 """The rules sections are cut and their words read by (``retrieval.chunks``,
 ``retrieval.analysis``). An index cut by older rules is still read, and ``outdated`` names
 it so that workers rebuild it (2: a chapter titled "Contents lists" or "Index Expressions"
 is body text, not the book's own list; 3: a TeX command such as "\\include" is a word of
-its own; 4: Japanese after a word in Latin script is read after that word, 「Debian 向け」)."""
+its own; 4: Japanese after a word in Latin script is read after that word, 「Debian 向け」;
+5: the sentences repeated in many sections are kept, never to be quoted)."""
 _CHUNKING = re.compile(r'"chunking": (\d+)')
 STALE_FILES = ("sections.faiss", "flat.faiss", "flat.json")
 # Indexes held in memory, least recently used first; at most
@@ -124,6 +125,7 @@ def build(book: Book, progress=None) -> str:
     write_texts(folder, [chunk.text for chunk in chunks])
     payload = {"version": VERSION, "chunking": CHUNKING, "book_id": book.pk, "models": models,
                "hashes": chosen_hashes,
+               "boilerplate": sorted(quotes.boilerplate(chunks)),
                "profile": {"text": about, "model": embeddings.multilingual().name,
                            "vector": [round(float(x), 6) for x in vector] if vector is not None else []},
                "chunks": [{**chunk.as_dict(), "text": ""} for chunk in chunks]}
@@ -248,6 +250,8 @@ class BookIndex:
     """A word index of this book alone, while it has no index file (None once it has)."""
     profile: np.ndarray | None = None
     """The multilingual vector of what the book is about (``profile``)."""
+    boilerplate: frozenset = frozenset()
+    """The keys of the sentences repeated in many of its sections (``quotes.boilerplate``)."""
     folder: Path | None = None
     """Where the sections' texts are (None: they are in the chunks, cut on the fly)."""
     by_page: dict = field(default_factory=dict)
@@ -339,7 +343,8 @@ def _live(book: Book) -> BookIndex:
     chunks = book_chunks(book)
     words = lexical.WordIndex(None)
     words.replace(book.pk, [word_fields(chunk) for chunk in chunks])
-    return BookIndex(book.pk, chunks, words=words)
+    return BookIndex(book.pk, chunks, words=words,
+                     boilerplate=quotes.boilerplate(chunks))
 
 
 def _live_stamp(book) -> tuple:
@@ -365,7 +370,8 @@ def _read(book, path) -> BookIndex | None:
     vector = np.asarray(about["vector"], dtype=np.float32) if usable else None
     if not (path.parent / "texts.npy").exists():
         return None
-    return BookIndex(book.pk, chunks, rows, profile=vector, folder=path.parent)
+    return BookIndex(book.pk, chunks, rows, profile=vector, folder=path.parent,
+                     boilerplate=frozenset(payload.get("boilerplate", ())))
 
 
 def outdated() -> list[int]:

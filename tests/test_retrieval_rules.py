@@ -338,3 +338,23 @@ def test_the_first_place_quotes_the_sentence_nearest_the_question_among_those_ho
     index = SimpleNamespace(rows={})
     found = quotes.quote(chunk, index, question, closely=closely)
     assert found.text.startswith(quoted)
+
+
+def test_a_sentence_repeated_in_many_sections_is_boilerplate_and_never_quoted(monkeypatch):
+    notice = "この入門書を書き換えたものが Guide for Debian Maintainers として入手できます。"
+    wrapped = "この入門書を書き換えたものが Guide for Debian\nMaintainers として入手できます。"
+    chunks = [Chunk(key=k, title=title, breadcrumb=[title], page_start=k + 1, page_end=k + 1,
+                    text=f"{title}{opening}{body}")
+              for k, (title, opening, body) in enumerate([
+                  ("1 はじめの一歩", notice, "パッケージを作りましょう。"),
+                  ("6 パッケージのビルド", wrapped, "これでパッケージをビルドする準備が整いました。"),
+                  ("8 パッケージの更新", notice, "パッケージを更新する必要があります。")])]
+    repeated = quotes.boilerplate(chunks)
+    # The notice opens every chapter, wrapped at another place on one page; the bodies differ.
+    assert repeated == {quotes.sentence_key(notice)}
+    monkeypatch.setattr(quotes, "_weights", lambda question: {"パッケージ": 1.0, "入門書": 1.0,
+                                                             "guide": 1.0, "maintainers": 1.0})
+    question = SimpleNamespace(text="パッケージのビルドの章", vectors={}, terms=[], translated={})
+    index = SimpleNamespace(rows={}, boilerplate=repeated)
+    assert quotes.quote(chunks[1], index, question).text == "これでパッケージをビルドする準備が整いました。"
+    assert quotes.quote(chunks[1], SimpleNamespace(rows={}), question).text.startswith("この入門書")
