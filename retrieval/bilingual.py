@@ -17,7 +17,11 @@ as SQLite), and their translations join the question's terms at a lower weight:
 
 A word with several senses shares its weight among them: each translation
 counts WEIGHT over the number of senses of the word it came from, against 1 for
-a word of the question itself. ``LIBRARIAN_DICTIONARY`` names another database
+a word of the question itself. A gloss of several words translates one word, so
+its words share it too (数式, "numerical formula": numer and formula a half
+each): at full weight each, 「数式の中でベクトルを太字にしたい」 found Octave's
+"Numeric Data Types" by numer, type and character (太字, "bold-type", "thick
+characters") before the LaTeX guide's chapter on formulas. ``LIBRARIAN_DICTIONARY`` names another database
 of the same form, or ``none``.
 """
 
@@ -60,9 +64,11 @@ def _into_english(text: str) -> dict[str, float]:
         senses = _senses(word)
         for gloss_list in senses:
             for gloss in gloss_list:
-                for term in analysis.question_terms(_bare(gloss)):
+                bare = _bare(gloss)
+                share = WEIGHT / len(senses) / _words(bare)
+                for term in analysis.question_terms(bare):
                     if not _CJK.search(term):
-                        out[term] = max(out.get(term, 0.0), WEIGHT / len(senses))
+                        out[term] = max(out.get(term, 0.0), share)
     return out
 
 
@@ -84,6 +90,12 @@ def _into_japanese(text: str) -> dict[str, float]:
         else:
             i += 1
     return out
+
+
+def _words(gloss: str) -> int:
+    """Return how many words a gloss has that are not stop words (at least 1)."""
+    words = [w for w in re.findall(r"[a-z]+", gloss.casefold()) if w not in analysis.STOP_WORDS]
+    return max(1, len(words))
 
 
 def _japanese_words(text: str) -> list[str]:

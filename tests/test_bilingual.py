@@ -19,7 +19,9 @@ def fresh_connection(settings):
 
 def test_a_japanese_word_gives_its_english_glosses():
     terms = bilingual.translations("目次を表示するには？")
-    assert terms["tabl"] == terms["content"] == bilingual.WEIGHT  # 目次: "table of contents"
+    # 目次: "table of contents" (two words share it) and "contents" (one word)
+    assert terms["content"] == bilingual.WEIGHT
+    assert terms["tabl"] == pytest.approx(bilingual.WEIGHT / 2)
     # 表示 has three senses: each of their words counts a third.
     assert terms["display"] == pytest.approx(bilingual.WEIGHT / 3)
     assert not any("\u3040" <= ch <= "\u9fff" for term in terms for ch in term)
@@ -28,7 +30,15 @@ def test_a_japanese_word_gives_its_english_glosses():
 def test_morphemes_that_make_one_word_are_looked_up_together():
     # Sudachi cuts 逆行列 into 逆 and 行列; the dictionary knows it as "inverse matrix".
     terms = bilingual.translations("逆行列を求める")
-    assert terms["invers"] == terms["matrix"] == bilingual.WEIGHT
+    assert terms["invers"] == terms["matrix"] == pytest.approx(bilingual.WEIGHT / 2)
+
+
+def test_the_words_of_a_gloss_share_the_weight_of_the_word_it_translates():
+    # 太字: "boldface", "bold-type", "thick characters"; 数式: "numerical formula"
+    terms = bilingual.translations("数式を太字にする")
+    assert terms["boldfac"] == bilingual.WEIGHT
+    assert terms["type"] == terms["charact"] == pytest.approx(bilingual.WEIGHT / 2)
+    assert terms["numer"] == terms["formula"] == pytest.approx(bilingual.WEIGHT / 2)
 
 
 def test_the_words_that_frame_a_question_are_not_translated():
