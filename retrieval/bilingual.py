@@ -21,8 +21,9 @@ a word of the question itself. A gloss of several words translates one word, so
 its words share it too (数式, "numerical formula": numer and formula a half
 each): at full weight each, 「数式の中でベクトルを太字にしたい」 found Octave's
 "Numeric Data Types" by numer, type and character (太字, "bold-type", "thick
-characters") before the LaTeX guide's chapter on formulas. ``LIBRARIAN_DICTIONARY`` names another database
-of the same form, or ``none``.
+characters") before the LaTeX guide's chapter on formulas.
+
+``LIBRARIAN_DICTIONARY`` names another database of the same form, or ``none``.
 """
 
 import logging
