@@ -379,7 +379,7 @@ def _result(shelf, found: Found, labels, quote: bool, quoted: int | None = None,
     chunk = index.full(found.key)
     said = (quotes.quote(chunk, index, found.question, closely=closely)
             if quote and found.question else None)
-    text = quotes.excerpt(chunk, said)
+    text = quotes.excerpt(chunk, said, furniture=index.furniture)
     if said and quoted is not None:
         inner = quotes.quote(index.full(quoted), index, found.question, closely=closely)
         if inner and quotes.held(inner, found.question) > quotes.held(said, found.question):

@@ -145,6 +145,41 @@ def page_windows(pages: dict[int, list[str]], numbers, start_key=0, size=PAGE_WI
     return chunks
 
 
+def shown_text(chunk: Chunk, furniture: dict[int, list[str]]) -> str:
+    """Return chunk's text with its pages' furniture (page → running heads, feet and folios
+    as they stand in the text, ``retrieval.store.margins``) blanked: spaces, so that every
+    offset into the text still holds. Furniture opens or closes a page's text: the same
+    words or number elsewhere on the page are its own."""
+    text = chunk.text
+    if not furniture or not text:
+        return text
+    bounds = [*chunk.starts, [None, len(text)]]
+    for n, ((page, begin), (_, end)) in enumerate(zip(bounds, bounds[1:])):
+        left = list(furniture.get(page, ()))
+        # A section's text opens with its heading ("1 Knots"), never with furniture.
+        opens = n > 0 or chunk.heading_id is None
+        while left:
+            found = [(at, printed) for printed in left
+                     if (at := _at_edge(text, begin, end, printed, opens)) >= 0]
+            if not found:
+                break
+            at, printed = found[0]  # one at a time: the edges move
+            text = text[:at] + " " * len(printed) + text[at + len(printed):]
+            left.remove(printed)
+    return text
+
+
+def _at_edge(text: str, begin: int, end: int, printed: str, opens: bool = True) -> int:
+    """Return where printed opens (where it may) or closes text[begin:end], blanks aside
+    (-1: it does not)."""
+    piece = text[begin:end]
+    opening = begin + len(piece) - len(piece.lstrip())
+    if opens and text.startswith(printed, opening):
+        return opening
+    closing = begin + len(piece.rstrip()) - len(printed)
+    return closing if closing >= opening and text.startswith(printed, closing) else -1
+
+
 def passages(chunk: Chunk, size: int = PASSAGE_CHARS, limit: int = EMBEDDED_CHARS) -> list[str]:
     """Return the texts to embed for chunk: its breadcrumb, then each of its pieces
     (``pieces``) with the section's title in front ("Trim marks: The class can print

@@ -15,7 +15,7 @@ import numpy as np
 
 from books.text import CJK, for_search
 from retrieval import analysis, embeddings, lexical
-from retrieval.chunks import embedded
+from retrieval.chunks import embedded, shown_text
 
 QUOTE_CHARS = 260
 CLOSE_READ = 3
@@ -36,6 +36,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"“‘'(\[0-9\u3040-\u30ff\u4
 
 
 _CJK = re.compile(f"[{CJK}]")
+_BLANKS = re.compile(r" {2,}")
 _WORD = re.compile(r"[^\W\d_]{2,}")
 _LABEL = re.compile(
     r"^\s*(?:第\s*[0-9〇一二三四五六七八九十百]+\s*[章部編節]|(?i:chapter|part|appendix)\s+\w+|"
@@ -60,7 +61,8 @@ def quote(chunk, index, question, closely: bool = False) -> Quote | None:
     English question and picks the one nearest it in meaning (a sentence encoding per
     candidate: kept for the first place, which the guide quotes)."""
     repeated = getattr(index, "boilerplate", frozenset())
-    sentences = [(start, s) for start, s in _sentences(chunk.text, _heading_end(chunk))
+    text = shown_text(chunk, getattr(index, "furniture", {}))
+    sentences = [(start, s) for start, s in _sentences(text, _heading_end(chunk))
                  if sentence_key(s) not in repeated]
     if not sentences:
         return None
@@ -96,12 +98,13 @@ def _nearest_sentence(candidates, question):
     return candidates[int(np.argmax(english.encode(texts) @ vector))]
 
 
-def boilerplate(chunks) -> frozenset[str]:
+def boilerplate(chunks, furniture=None) -> frozenset[str]:
     """Return the keys (``sentence_key``) of the sentences that stand in REPEATED or more of
-    a book's sections (chunks, with their texts), after their headings."""
+    a book's sections (chunks, with their texts), after their headings (furniture: the
+    pages' running heads, never part of a sentence, ``chunks.shown_text``)."""
     sections = {}
     for n, chunk in enumerate(chunks):
-        for _, sentence in _sentences(chunk.text, _heading_end(chunk)):
+        for _, sentence in _sentences(shown_text(chunk, furniture), _heading_end(chunk)):
             if not _slight(sentence):
                 sections.setdefault(sentence_key(sentence), set()).add(n)
     return frozenset(key for key, found in sections.items() if len(found) >= REPEATED)
@@ -119,17 +122,18 @@ def held(found: Quote, question) -> float:
     return sum(weights[t] for t in set(analysis.terms(found.text)) & weights.keys())
 
 
-def excerpt(chunk, found: Quote | None, width: int = EXCERPT_CHARS) -> str:
-    """Return about width characters of chunk's text around the quote."""
-    text = chunk.text
+def excerpt(chunk, found: Quote | None, width: int = EXCERPT_CHARS, furniture=None) -> str:
+    """Return about width characters of chunk's text around the quote (furniture: its pages'
+    running heads, left out, ``chunks.shown_text``)."""
+    text = shown_text(chunk, furniture)
     if len(text) <= width:
-        return text
+        return _tidy(text)
     start = max(0, (found.start if found else 0) - width // 6)
     if start:
         space = text.rfind(" ", 0, start)
         start = space + 1 if space > start - 40 else start
     end = min(len(text), start + width)
-    return ("…" if start else "") + text[start:end].strip() + ("…" if end < len(text) else "")
+    return ("…" if start else "") + _tidy(text[start:end]) + ("…" if end < len(text) else "")
 
 
 def marks(text: str, terms) -> list[str]:
@@ -242,7 +246,18 @@ def _nearest_passage(chunk, index, question) -> tuple[int, int] | None:
     return None
 
 
+def _tidy(text: str) -> str:
+    """Return text without the blanks a running head left (``chunks.shown_text``): none
+    between two Japanese characters, else one space."""
+    def blank(match) -> str:
+        before, after = text[match.start() - 1:match.start()], text[match.end():match.end() + 1]
+        return "" if _CJK.match(before) and _CJK.match(after) else " "
+
+    return _BLANKS.sub(blank, text).strip()
+
+
 def _shortened(sentence: str) -> str:
+    sentence = _tidy(sentence)
     if len(sentence) <= QUOTE_CHARS:
         return sentence
     cut = sentence.rfind(" ", 0, QUOTE_CHARS)

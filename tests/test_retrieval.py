@@ -487,3 +487,37 @@ def test_a_question_is_taken_for_a_pasted_sentence_only_when_four_word_pairs_sta
     # Three of four pairs meet by chance in any manual's phrasing ("write a function that
     # accepts a number of inputs"): no quote.
     assert share("tie the bow line to the ring in the harbour") == 0.0
+
+
+def test_a_pages_running_heads_stay_searchable_but_are_never_quoted(db):
+    from tests.toc.pages import line, page
+
+    def printed(number, rows):
+        made = page(number, rows, folio=number)
+        made["lines"].insert(0, line("THE SAILING HANDBOOK", 72, 40))
+        return made
+
+    # The bowline's sentence runs on from page 2 to page 3, over page 3's head.
+    pages = [printed(1, ["#1 Knots", "Knots hold a boat to its mooring."]),
+             printed(2, ["A bowline makes a fixed loop that"]),
+             printed(3, ["never slips, at the end of a line."]),
+             printed(4, ["#2 Sails", "Reef the mainsail before the wind rises."])]
+    book = Book.objects.create(title="Sailing", sha256="f" * 64, original_filename="s.pdf",
+                               size_bytes=1, page_count=4, structure="toc")
+    for made in pages:
+        Page.objects.create(book=book, number=made["number"], width=made["width"],
+                            height=made["height"], source="text_layer", lines=made["lines"],
+                            text="\n".join(item["text"] for item in made["lines"]))
+    for position, (title, number) in enumerate([("1 Knots", 1), ("2 Sails", 4)]):
+        Heading.objects.create(book=book, position=position, level=1, title=title, page=number,
+                               line=1, status="exact")
+    search.index_book(book)
+    store.build(book)
+    index = store.get(book)
+    assert index.furniture[3] == ["THE SAILING HANDBOOK", "3"]
+    assert "that 2 THE SAILING HANDBOOK never slips" in index.full(0).text  # search reads it
+    result = retrieval.ask("bowline fixed loop that never slips").results[0]
+    assert result.breadcrumb == ["1 Knots"]
+    assert result.quote == "A bowline makes a fixed loop that never slips, at the end of a line."
+    assert result.quote_page == 2
+    assert "HANDBOOK" not in result.excerpt

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from retrieval import followups, query, quotes
-from retrieval.chunks import SKIP_TITLES, Chunk, page_windows, passages, pieces, section_chunks
+from retrieval.chunks import (SKIP_TITLES, Chunk, page_windows, passages, pieces, section_chunks,
+                              shown_text)
 
 
 def heading(pk, title, page, line, level=1, parent=None, page_end=None, status="exact"):
@@ -358,3 +359,24 @@ def test_a_sentence_repeated_in_many_sections_is_boilerplate_and_never_quoted(mo
     index = SimpleNamespace(rows={}, boilerplate=repeated)
     assert quotes.quote(chunks[1], index, question).text == "これでパッケージをビルドする準備が整いました。"
     assert quotes.quote(chunks[1], SimpleNamespace(rows={}), question).text.startswith("この入門書")
+
+
+def test_a_pages_running_head_and_folio_are_never_shown_as_the_sections_words(monkeypatch):
+    # Page 41 runs on from page 40 in mid-sentence; its head and folio stand between.
+    text = ("3.3 数式の書き方 平方根は\\sqrt で書きます.根号の中に 12 個の項を書けます.40 "
+            "第3 章数式の組版 太字のベクトルは\\boldsymbol で書きます. 41")
+    chunk = Chunk(key=0, title="3.3 数式の書き方", breadcrumb=["3.3 数式の書き方"], page_start=40,
+                  page_end=41, text=text, starts=[[40, 0], [41, text.index("40 第3")]])
+    furniture = {40: ["12"], 41: ["41", "40 第3 章数式の組版"]}
+    shown = shown_text(chunk, furniture)
+    assert len(shown) == len(text)  # every offset into the text holds
+    assert "第3 章" not in shown and "41" not in shown
+    # Furniture opens or closes its page's text: the same number within it is the text's own.
+    assert shown.startswith("3.3 数式の書き方") and "12 個" in shown
+    monkeypatch.setattr(quotes, "_weights", lambda question: {"太字": 1.0, "ベクトル": 1.0})
+    question = SimpleNamespace(text="ベクトルを太字に", vectors={}, terms=[], translated={})
+    found = quotes.quote(chunk, SimpleNamespace(rows={}, furniture=furniture), question)
+    assert found.text == "太字のベクトルは\\boldsymbol で書きます."
+    assert found.page == 41
+    excerpt = quotes.excerpt(chunk, found, width=40, furniture=furniture)
+    assert "章" not in excerpt and "組版" not in excerpt
