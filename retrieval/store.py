@@ -56,24 +56,31 @@ def book_dir(book_id: int) -> Path:
     return data_dir() / "retrieval" / str(book_id)
 
 
-def book_chunks(book: Book) -> list[Chunk]:
-    """Return book's sections, cut from the pages and headings in the database."""
+def page_records(book: Book) -> list[dict]:
+    """Return book's pages as the contents core reads them, with their text, in order."""
+    return Page.objects.filter(book=book).order_by("number").records("text")
+
+
+def book_chunks(book: Book, records=None) -> list[Chunk]:
+    """Return book's sections, cut from the pages (``page_records``) and headings in the
+    database."""
     pages = {
-        number: [line.get("text", "") for line in lines] if lines else text.split("\n")
-        for number, lines, text in Page.objects.filter(book=book).values_list("number", "lines", "text")
+        page["number"]: ([line.get("text", "") for line in page["lines"]] if page["lines"]
+                         else page["text"].split("\n"))
+        for page in (page_records(book) if records is None else records)
     }
     headings = list(Heading.objects.filter(book=book).order_by("position"))
     excluded = set(book.toc_pages or []) | set(book.lot_pages or [])
     return section_chunks(headings, pages, excluded, book.page_count)
 
 
-def margins(book: Book) -> dict[int, list[str]]:
+def margins(book: Book, records=None) -> dict[int, list[str]]:
     """Return page number → its furniture (``indexing.toc.furniture``: running heads and
     feet, folios) as it stands in the sections' texts. It stays in the text, for search
     reads it as a reader does: it says what the page is about (left out, 3 of the 40
     natural lookups fell from first place); quotes and excerpts leave it out
     (``chunks.shown_text``)."""
-    records = Page.objects.filter(book=book).order_by("number").records()
+    records = page_records(book) if records is None else records
     found, out = furniture(records), {}
     for page in records:
         lines = page["lines"] or []
@@ -131,7 +138,8 @@ def build(book: Book, progress=None) -> str:
     Vectors of passages whose text has not changed since the last build are
     reused, so a rebuild after a reviewer moves a heading embeds little.
     """
-    chunks = book_chunks(book)
+    records = page_records(book)
+    chunks = book_chunks(book, records)
     folder = book_dir(book.pk)
     folder.mkdir(parents=True, exist_ok=True)
     for stale in STALE_FILES:  # an index of an earlier form, never read again
@@ -151,7 +159,7 @@ def build(book: Book, progress=None) -> str:
         models[encoder.role], chosen_hashes[encoder.role] = encoder.name, digests
         embedded[encoder.role] = rows
         made += fresh
-    furniture_text = margins(book)
+    furniture_text = margins(book, records)
     cover = cover_title(book)
     about = profile(book, chunks, cover)
     vector = embeddings.multilingual().encode([about])[0] if about else None
@@ -376,7 +384,8 @@ def get(book: Book) -> BookIndex:
 
 
 def _live(book: Book) -> BookIndex:
-    chunks, furniture_text = book_chunks(book), margins(book)
+    records = page_records(book)
+    chunks, furniture_text = book_chunks(book, records), margins(book, records)
     words = lexical.WordIndex(None)
     words.replace(book.pk, [word_fields(chunk) for chunk in chunks])
     return BookIndex(book.pk, chunks, words=words,

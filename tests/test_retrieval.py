@@ -16,6 +16,7 @@ from books.signals import headings_changed
 from indexing.models import StageRun
 from indexing.stages import STAGES
 from retrieval import embeddings, store
+from tests.toc.pages import line, page
 
 pytestmark = pytest.mark.django_db
 _vectors = {}
@@ -490,8 +491,6 @@ def test_a_question_is_taken_for_a_pasted_sentence_only_when_four_word_pairs_sta
 
 
 def test_a_pages_running_heads_stay_searchable_but_are_never_quoted(db):
-    from tests.toc.pages import line, page
-
     def printed(number, rows):
         made = page(number, rows, folio=number)
         made["lines"].insert(0, line("THE SAILING HANDBOOK", 72, 40))
