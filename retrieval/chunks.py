@@ -31,20 +31,39 @@ LaTeX guide's "2.8 目次") is body text, and so is a numbered section of a chap
 # Sections that are about the book rather than its subject: bibliographies, licences,
 # change logs, "how to read this guide". They stay searchable ("under which licence is
 # it?") but rank below body text.
-BACK_MATTER = re.compile(
-    r"(?i)^\s*(?:[0-9ivxlc.]+\s+|[a-z](?:\.[0-9]+)*\s+|第\s*[0-9一二三四五六七八九十]+\s*章\s*)?(?:"
-    r"(?:bibliography|references|further reading|licen[cs]es?|copying|change\s*log|changes|"
+_NUMBERED = r"(?i)^\s*(?:[0-9ivxlc.]+\s+|[a-z](?:\.[0-9]+)*\s+|第\s*[0-9一二三四五六七八九十]+\s*章\s*)?"
+LISTS = re.compile(
+    _NUMBERED + r"(?:"
+    r"(?:bibliography|references|further reading|change\s*log|changes|"
     r"history of changes|revision history|release notes|news|what'?s new|"
+    r"changes\s+(?:since|in|from)\s.*)\s*$"
+    r"|(?:参考文献|文献|変更履歴|更新履歴|改版履歴|改訂履歴))"
+)
+"""Titles of the lists a book keeps of its sources and its changes. Inside a chapter the
+same word may name the chapter's subject: a packaging guide's "4.3 changelog" is about
+the file debian/changelog, a class manual's "17 Back matter > 17.1 Bibliography" about
+typesetting one (``is_back_matter``)."""
+BACK_MATTER = re.compile(
+    _NUMBERED + r"(?:"
+    r"(?:licen[cs]es?|copying|"
     r"(?:gnu\s+)?(?:free documentation|general public|lesser general public)\s+licen[cs]e|"
     r"(?:preface|introduction|foreword|notes?)\s+(?:to|for|on)\s+the\s+[\w-]+\s+edition|"
-    r"changes\s+(?:since|in|from)\s.*|new\s+in\s+(?:version|release)\s.*|"
+    r"new\s+in\s+(?:version|release)\s.*|"
     r"(?:how\s+to\s+(?:read|use)|about)\s+this\s+(?:[\w'’]+\s+)?(?:book|manual|guide|document|"
     r"documentation|faq|reference))\s*$"
     r"|(?:version|release)\s+v?[0-9][0-9.]*\s*$|v?[0-9]+\.[0-9]+(?:\.[0-9]+)+\s*$"
-    r"|(?:参考文献|文献|ライセンス|使用許諾|変更履歴|更新履歴|改版履歴|改訂履歴|"
+    r"|(?:ライセンス|使用許諾|"
     r"(?:この|本)(?:文書|本|書|マニュアル|ガイド)(?:が扱う範囲|の(?:使い方|読み方))?について|"
     r"本書の(?:使い方|読み方)))"
 )
+"""Titles of what is about the book, not its subject, wherever they stand."""
+LISTED_PER_1000 = 4.0
+"""A list of sources or changes names a year or a version every few lines: a section
+titled like one, inside a chapter, is one when its text holds this many per 1,000 columns
+(a Japanese character is two): memoir's bibliography holds 7.8, the sections about one in
+the dev books 0–2.3 (a packaging guide's "changelog" shows an entry of one)."""
+_LISTED = re.compile(r"\b(?:1[5-9]|20)[0-9]{2}\b|\b[0-9]+\.[0-9]+(?:\.[0-9]+)*\b")
+_LISTED_FROM_COLUMNS = 300
 UNPLACED = {"unresolved", "absent", "rejected"}
 _COLOPHON = re.compile(r"(?i)\bISBN\b|発行所|印刷所|発行者|all rights reserved|printed in")
 _ENDS_IN_NUMBER = re.compile(r"[0-9ivxlc]+\s*$", re.IGNORECASE)
@@ -117,7 +136,7 @@ def section_chunks(headings, pages: dict[int, list[str]], excluded=(), page_coun
             key=len(chunks), title=heading.title, breadcrumb=crumbs[heading.pk],
             page_start=heading.page, page_end=max(heading.page, heading.page_end or 0, span[1][0]),
             text=text, heading_id=heading.pk, level=heading.level, span=[span[0][0], span[1][0]],
-            starts=starts, back_matter=any(BACK_MATTER.match(t) for t in crumbs[heading.pk]),
+            starts=starts, back_matter=is_back_matter(crumbs[heading.pk], text),
             inferred=bool(getattr(heading, "inferred", False)),
         ))
     by_id = {h.pk: h for h in headings}
@@ -126,6 +145,9 @@ def section_chunks(headings, pages: dict[int, list[str]], excluded=(), page_coun
         if parent is not None:
             chunks[key].parent_key = parent
             chunks[parent].children.append(key)
+    for chunk in chunks:  # a parent comes before its sections
+        if chunk.parent_key is not None and chunks[chunk.parent_key].back_matter:
+            chunk.back_matter = True
     uncovered = [n for n in sorted(pages) if n not in covered and n not in excluded]
     return chunks + page_windows(pages, uncovered, start_key=len(chunks))
 
@@ -301,6 +323,21 @@ def _joined(parts) -> tuple[str, list[list[int]]]:
         starts.append([number, len(text)])
         text += part
     return text, starts
+
+
+def is_back_matter(breadcrumb: list[str], text: str) -> bool:
+    """Return True if the section of this breadcrumb and own text is about the book rather
+    than its subject (its parent sections are judged by their own texts as well)."""
+    *above, title = breadcrumb or [""]
+    if any(BACK_MATTER.match(t) for t in breadcrumb) or (above and LISTS.match(above[0])):
+        return True
+    if not LISTS.match(title):
+        return False
+    if not above:
+        return True
+    columns = len(text) + len(_CJK.findall(text))
+    listed = len(_LISTED.findall(text)) * 1000 / max(columns, 1)
+    return columns >= _LISTED_FROM_COLUMNS and listed >= LISTED_PER_1000
 
 
 def _skipped_pages(order, page_count) -> set[int]:

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from retrieval import followups, query, quotes
-from retrieval.chunks import (SKIP_TITLES, Chunk, page_windows, passages, pieces, section_chunks,
-                              shown_text)
+from retrieval.chunks import (SKIP_TITLES, Chunk, is_back_matter, page_windows, passages, pieces,
+                              section_chunks, shown_text)
 
 
 def heading(pk, title, page, line, level=1, parent=None, page_end=None, status="exact"):
@@ -83,6 +83,42 @@ def test_a_chapter_about_contents_or_indexes_is_body_text():
 ])
 def test_the_books_own_lists_are_known_by_their_whole_title(title, skipped):
     assert bool(SKIP_TITLES.match(title)) is skipped
+
+
+ENTRIES = " ".join(f"Author {n}. A book on sails, vol. {n}. Harbour Press, {1950 + n}."
+                   for n in range(12))
+
+
+@pytest.mark.parametrize("breadcrumb,text,back", [
+    (["Bibliography"], "How to rig a sloop.", True),  # the book's own, by its title
+    (["Appendix", "GNU Free Documentation License"], "Everyone is permitted to copy.", True),
+    (["1 Introduction", "1.4 How to Read this Guide"], "Start with the tutorial.", True),
+    (["Upgrading checklist", "Version 3.8.0"], "The option was renamed.", True),
+    (["Changes", "Fixed bugs"], "The option was renamed.", True),  # inside one
+    (["3 Rigging", "3.9 References"], ENTRIES, True),  # a chapter's list of sources
+    (["17 Back matter", "17.1 Bibliography"],  # a class manual on typesetting one
+     "The bibliography is set by the thebibliography environment. " * 8, False),
+    (["4 Required files", "4.3 changelog"],  # a packaging guide on debian/changelog
+     "この必須のファイルは特別な書式で、パッケージのバージョン番号や緊急度を示します。" * 12
+     + " gentoo (0.9.12-1) unstable; urgency=medium * Initial release. -- 22 Mar 2010", False),
+    (["5 Other files", "5.17 NEWS"], "See 8.1.", False),
+])
+def test_a_section_titled_like_a_list_inside_a_chapter_is_one_only_when_it_lists(
+        breadcrumb, text, back):
+    # Bibliographies, licences and change logs rank below the body; a chapter's section
+    # named after its subject ("4.3 changelog": the file) is body text.
+    assert is_back_matter(breadcrumb, text) is back
+
+
+def test_the_sections_of_back_matter_are_back_matter():
+    pages = {1: ["1 Sails", "Sails turn wind into motion."],
+             2: ["A Bibliography", ENTRIES], 3: ["A.1 Articles", "Sails, 1999."]}
+    headings = [heading(1, "1 Sails", 1, 0, page_end=1),
+                heading(2, "A Bibliography", 2, 0, page_end=3),
+                heading(3, "A.1 Articles", 3, 0, level=2, parent=2, page_end=3)]
+    chunks = by_title(section_chunks(headings, pages, page_count=3))
+    assert not chunks["1 Sails"].back_matter
+    assert chunks["A Bibliography"].back_matter and chunks["A.1 Articles"].back_matter
 
 
 def test_a_list_of_figures_is_excluded_like_the_toc():
