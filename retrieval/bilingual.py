@@ -21,7 +21,10 @@ a word of the question itself. A gloss of several words translates one word, so
 its words share it too (数式, "numerical formula": numer and formula a half
 each): at full weight each, 「数式の中でベクトルを太字にしたい」 found Octave's
 "Numeric Data Types" by numer, type and character (太字, "bold-type", "thick
-characters") before the LaTeX guide's chapter on formulas.
+characters") before the LaTeX guide's chapter on formulas. And they count only
+together: asked 「LuaTeX-ja で縦書きにするには？」 (縦書き, "vertical writing"),
+memoir's "Writing to a file" and "Vertical centering" came first, each holding one
+word of the gloss.
 
 ``LIBRARIAN_DICTIONARY`` names another database of the same form, or ``none``.
 """
@@ -31,6 +34,7 @@ import re
 import sqlite3
 import threading
 import unicodedata
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -51,26 +55,55 @@ _WORD = re.compile(r"[a-z][a-z0-9'-]*")
 _local = threading.local()
 
 
+@dataclass(frozen=True)
+class Translation:
+    weights: dict
+    """Each term of the translation → its weight (see the module)."""
+    together: list = field(default_factory=list)
+    """Groups of terms that count only together: the words of a gloss of several words
+    ("vertical writing" for 縦書き). A section holding one of them holds a word of the
+    gloss, not its meaning: "Writing to a file" is not about 縦書き."""
+    bound: frozenset = frozenset()
+    """The terms that count only in their groups (a word that is a gloss by itself as
+    well counts alone too)."""
+
+
 def translations(text: str) -> dict[str, float]:
     """Return the index terms of text's translation with their weights (see the module)."""
+    return translate(text).weights
+
+
+def translate(text: str) -> Translation:
+    """Return text's translation: its terms, and those that count only together."""
     if _database() is None:
-        return {}
+        return Translation({})
     text = unicodedata.normalize("NFKC", text)
-    return _into_english(text) if _CJK.search(text) else _into_japanese(text)
+    if not _CJK.search(text):
+        return Translation(_into_japanese(text))
+    weights, groups, alone = _into_english(text)
+    return Translation(weights, groups, frozenset(t for g in groups for t in g) - alone)
 
 
-def _into_english(text: str) -> dict[str, float]:
-    out = {}
+def _into_english(text: str) -> tuple[dict[str, float], list[tuple[str, ...]], set[str]]:
+    out, alone, groups = {}, set(), []
     for word in _japanese_words(text):
         senses = _senses(word)
         for gloss_list in senses:
             for gloss in gloss_list:
                 bare = _bare(gloss)
                 share = WEIGHT / len(senses) / _words(bare)
-                for term in analysis.question_terms(bare):
-                    if not _CJK.search(term):
-                        out[term] = max(out.get(term, 0.0), share)
-    return out
+                terms = [t for t in analysis.question_terms(bare) if not _CJK.search(t)]
+                for term in terms:
+                    out[term] = max(out.get(term, 0.0), share)
+                words = tuple(dict.fromkeys(
+                    analysis.stem(w) for w in re.findall(r"[a-z0-9]+", bare.casefold())
+                    if w not in analysis.STOP_WORDS and analysis.stem(w) in terms))
+                if len(words) > 1:
+                    groups.append(words)
+                else:
+                    alone.update(terms)
+    unique = {frozenset(g): g for g in groups}  # "vertical writing", "writing vertically"
+    return out, [g for g in unique.values() if not set(g) <= alone], alone
 
 
 def _into_japanese(text: str) -> dict[str, float]:

@@ -104,21 +104,30 @@ class WordIndex:
         # becomes a signed term), and the book's old sections would stay.
         writer.delete_documents_by_query(tantivy.Query.term_query(self.schema, "book", book_id))
 
-    def search(self, terms: list[str], book_ids=None, limit: int = 200, extra=None) -> list[Hit]:
+    def search(self, terms: list[str], book_ids=None, limit: int = 200, extra=None,
+               together=()) -> list[Hit]:
         """Return the best sections for terms, best first (book_ids: only those books;
-        extra: more terms, each with its weight against 1 for one of terms)."""
+        extra: more terms, each with its weight against 1 for one of terms; together:
+        groups of weighted terms that count only in a section holding the whole group)."""
         weighted = {term: 1.0 for term in terms}
         for term, weight in (extra or {}).items():
             weighted.setdefault(term, weight)
-        clauses = [
-            (tantivy.Occur.Should, tantivy.Query.boost_query(
-                tantivy.Query.term_query(self.schema, name, term), weight * boost))
-            for term, boost in weighted.items() for name, weight in FIELDS.items()
-        ]
+        clauses = [(tantivy.Occur.Should, self._term(term, boost))
+                   for term, boost in weighted.items()]
+        clauses += [(tantivy.Occur.Should, tantivy.Query.boolean_query(
+            [(tantivy.Occur.Must, self._term(term, boost)) for term, boost in group.items()]))
+            for group in together if group]
 
         if not clauses or (book_ids is not None and not book_ids):
             return []
         return self._hits(tantivy.Query.boolean_query(clauses), book_ids, limit)
+
+    def _term(self, term: str, boost: float):
+        """Return the query for term in any field, each weighted (``FIELDS``)."""
+        return tantivy.Query.boolean_query([
+            (tantivy.Occur.Should, tantivy.Query.boost_query(
+                tantivy.Query.term_query(self.schema, name, term), weight * boost))
+            for name, weight in FIELDS.items()])
 
     def quoted(self, terms: list[str], book_ids=None, limit: int = 200) -> list[Hit]:
         """Return the sections holding the most of the question's neighbouring term pairs

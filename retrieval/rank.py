@@ -92,6 +92,10 @@ class Question:
     translated: dict = field(default_factory=dict)
     """The terms of the question's words in the other language → their weights
     (``retrieval.bilingual``): they find sections in books written in it."""
+    together: list = field(default_factory=list)
+    """Groups of translated terms that count only together (``bilingual.Translation``)."""
+    bound: set = field(default_factory=set)
+    """The translated terms that count only in their groups."""
 
     @classmethod
     def of(cls, text: str, named=None, book_words=(), beginner=False, meant=None) -> "Question":
@@ -102,10 +106,12 @@ class Question:
         english = not _CJK.search(text)
         meant = meant or text
         vectors = {e.role: e.encode([meant])[0] for e in embeddings.encoders() if e.applies(meant)}
-        translated = {t: w for t, w in bilingual.translations(text).items()
+        translation = bilingual.translate(text)
+        translated = {t: w for t, w in translation.weights.items()
                       if t not in book_words and t not in kept}
+        together = [g for g in translation.together if set(g) <= set(translated)]
         return cls(text, kept, vectors, dict(named or {}), english, beginner,
-                   translated=translated)
+                   translated=translated, together=together, bound=set(translation.bound))
 
 
 @dataclass
@@ -147,7 +153,9 @@ def pool(question: Question, shelf, *, book_ids=None, allowed=None, exclude=()) 
 def _candidates(question, shelf, book_ids) -> dict:
     """Return (book id, key) → BM25 for the candidates of every signal (0: not by words)."""
     found = {}
-    for hit in shelf.words(question.terms, book_ids, LEXICAL_POOL, question.translated):
+    free = {t: w for t, w in question.translated.items() if t not in question.bound}
+    groups = [{t: question.translated[t] for t in group} for group in question.together]
+    for hit in shelf.words(question.terms, book_ids, LEXICAL_POOL, free, groups):
         found[(hit.book_id, hit.key)] = hit.score
     question.quoted = {(hit.book_id, hit.key): hit.score
                        for hit in shelf.quoted(question.terms, book_ids, LEXICAL_POOL)

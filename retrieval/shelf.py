@@ -28,10 +28,11 @@ class Shelf:
     def chunk(self, book_id: int, key: int):
         return self.index(book_id).chunks[key]
 
-    def words(self, terms, book_ids, limit, extra=None) -> list[lexical.Hit]:
+    def words(self, terms, book_ids, limit, extra=None, together=()) -> list[lexical.Hit]:
         """Return the best sections of book_ids by words, best first (extra: more terms
-        with their weights, ``lexical.WordIndex.search``)."""
-        return self._lexical("search", terms, book_ids, limit, extra=extra)
+        with their weights; together: groups of them that count only together,
+        ``lexical.WordIndex.search``)."""
+        return self._lexical("search", terms, book_ids, limit, extra=extra, together=together)
 
     def quoted(self, terms, book_ids, limit) -> list[lexical.Hit]:
         """Return the sections of book_ids holding the most of the terms' neighbouring pairs."""
@@ -47,7 +48,7 @@ class Shelf:
         return found
 
     def _lexical(self, how, terms, book_ids, limit, **more) -> list[lexical.Hit]:
-        if not terms and not more.get("extra"):
+        if not terms and not more.get("extra") and not more.get("together"):
             return []
         only = None if (not self.narrowed and len(book_ids) == len(self.book_ids)) else book_ids
         wanted = set(book_ids)  # the index may hold books this reader is not to see

@@ -5,7 +5,8 @@ import logging
 import pytest
 
 import retrieval
-from retrieval import bilingual
+from retrieval import answers, bilingual, rank
+from retrieval.shelf import Shelf
 from tests.test_retrieval import first, make_book
 
 
@@ -39,6 +40,16 @@ def test_the_words_of_a_gloss_share_the_weight_of_the_word_it_translates():
     assert terms["boldfac"] == bilingual.WEIGHT
     assert terms["type"] == terms["charact"] == pytest.approx(bilingual.WEIGHT / 2)
     assert terms["numer"] == terms["formula"] == pytest.approx(bilingual.WEIGHT / 2)
+
+
+def test_the_words_of_a_gloss_count_only_together():
+    # 縦書き: "vertical writing", "writing vertically": neither word alone is its meaning.
+    translation = bilingual.translate("縦書きにするには？")
+    assert translation.together == [("vertic", "write")]
+    assert translation.bound == {"vertic", "write"}
+    # 目次: "table of contents" goes together, and "contents" is a gloss by itself too.
+    translation = bilingual.translate("目次")
+    assert translation.together == [("tabl", "content")] and translation.bound == {"tabl"}
 
 
 def test_the_words_that_frame_a_question_are_not_translated():
@@ -87,6 +98,21 @@ def test_a_japanese_question_finds_its_words_in_an_english_book(db, settings, di
     # Without the dictionary only the multilingual encoder reads the question, and it
     # puts the chapter's opening first.
     assert (first(answer) == (slides.title, "1.2 Outline")) is found
+
+
+WRITING = [
+    "Contents\n1 Files ..... 2\n2 Layout ..... 2",
+    "1 Files\nWriting to a file keeps the text for later.\n2 Layout\nVertical centering "
+    "puts the text in the middle of the page.",
+]
+
+
+def test_a_japanese_question_does_not_find_a_word_of_a_gloss_alone(db):
+    # 縦書き is "vertical writing": a section on writing files, and one on vertical
+    # centering, each hold one of its words and neither is about it.
+    make_book("Typesetting", WRITING, [(1, "1 Files", 2, 0, 2), (1, "2 Layout", 2, 2, 2)])
+    shelf = Shelf(answers.visible_books(None))
+    assert all(s.words == 0 for s in rank.pool(rank.Question.of("縦書きにするには？"), shelf))
 
 
 OUTLINE = [
