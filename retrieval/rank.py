@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from retrieval import analysis, bilingual, embeddings
+from retrieval import analysis, bilingual, books, embeddings
 from retrieval.shelf import POOL_BOOKS
 
 LEXICAL_POOL = 300
@@ -39,7 +39,13 @@ WEIGHTS = {  # (words, multilingual, English) for an English question; Japanese 
     False: (0.4, 0.6, 0.0),
 }
 NAMED = 3.0
-"""A named book's sections count e^(NAMED × strength) times as much."""
+"""A named book's sections count e^(NAMED × strength) times as much…"""
+NAMED_OUTRIGHT = 5.0
+"""…and e^NAMED_OUTRIGHT where the question names it outright ("in the Octave manual",
+「LuaTeX-ja で」): the reader asked for that book. At e^3, asked 「LuaTeX-ja で縦書きに
+するには？」, beamer's "Mode Specifications" and gnuplot's "Timestamp" (vertical, written)
+stood before the LuaTeX-ja manual's chapter on vertical typesetting, which never writes
+縦書き. The natural and known-item figures are the same at e^3 and e^5."""
 BACK_MATTER = 0.3
 AGREED = 2.0
 """An English question is read by two encoders; the section both put first counts this
@@ -216,7 +222,9 @@ def _fused(question, shelf, pairs, words) -> list[Scored]:
 
 def _prior(question, shelf, pair) -> float:
     chunk = shelf.chunk(*pair)
-    weight = np.exp(NAMED * question.named.get(pair[0], 0.0) + QUOTED * question.quoted.get(pair, 0.0))
+    named = question.named.get(pair[0], 0.0)
+    weight = np.exp((NAMED_OUTRIGHT if named >= books.EXPLICIT else NAMED * named)
+                    + QUOTED * question.quoted.get(pair, 0.0))
     if question.beginner and any(_INTRODUCTORY.search(title) for title in chunk.breadcrumb):
         weight *= BEGINNER
     weight *= PARENT if chunk.children else 1.0

@@ -416,3 +416,15 @@ def test_a_pages_running_head_and_folio_are_never_shown_as_the_sections_words(mo
     assert found.page == 41
     excerpt = quotes.excerpt(chunk, found, width=40, furniture=furniture)
     assert "章" not in excerpt and "組版" not in excerpt
+
+
+def test_a_book_named_outright_counts_more_than_one_hinted_at():
+    # 「LuaTeX-ja で縦書きにするには？」 asks for that book; "my beamer slides" hints at one.
+    from retrieval import books, rank
+    chunk = Chunk(key=0, title="1 Frames", breadcrumb=["1 Frames"], page_start=1, page_end=1,
+                  text="A frame is a slide.")
+    shelf = SimpleNamespace(chunk=lambda book_id, key: chunk)
+    question = rank.Question(text="", terms=[], named={1: books.EXPLICIT, 2: books.HINT})
+    outright, hinted, other = (rank._prior(question, shelf, (b, 0)) for b in (1, 2, 3))
+    assert outright == pytest.approx(np.exp(rank.NAMED_OUTRIGHT)) and other == 1.0
+    assert hinted == pytest.approx(np.exp(rank.NAMED * books.HINT)) and hinted < outright
