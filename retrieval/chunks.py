@@ -35,14 +35,18 @@ _NUMBERED = r"(?i)^\s*(?:[0-9ivxlc.]+\s+|[a-z](?:\.[0-9]+)*\s+|第\s*[0-9一二�
 LISTS = re.compile(
     _NUMBERED + r"(?:"
     r"(?:bibliography|references|further reading|change\s*log|changes|"
-    r"history of changes|revision history|release notes|news|what'?s new|"
-    r"changes\s+(?:since|in|from)\s.*)\s*$"
+    r"history of changes|revision history|release notes|news|what'?s new|new features|"
+    r"(?:changes|features\s+(?:introduced|added|new))\s+(?:since|in|from)\s.*|"
+    r"differences\s+between\s+(?:versions|releases)\s.*)\s*$"
     r"|(?:参考文献|文献|変更履歴|更新履歴|改版履歴|改訂履歴))"
 )
 """Titles of the lists a book keeps of its sources and its changes. Inside a chapter the
 same word may name the chapter's subject: a packaging guide's "4.3 changelog" is about
 the file debian/changelog, a class manual's "17 Back matter > 17.1 Bibliography" about
 typesetting one (``is_back_matter``)."""
+RIGHTS = re.compile(_NUMBERED + r"(?:copyright(?:\s+notice)?|著作権(?:表示)?)\s*$")
+"""The book's copyright notice, as a chapter of its own; inside a chapter the word names
+its subject (a packaging guide's "4.2 copyright", the file debian/copyright)."""
 BACK_MATTER = re.compile(
     _NUMBERED + r"(?:"
     r"(?:licen[cs]es?|copying|"
@@ -330,6 +334,8 @@ def is_back_matter(breadcrumb: list[str], text: str) -> bool:
     than its subject (its parent sections are judged by their own texts as well)."""
     *above, title = breadcrumb or [""]
     if any(BACK_MATTER.match(t) for t in breadcrumb) or (above and LISTS.match(above[0])):
+        return True
+    if RIGHTS.match(breadcrumb[0] if breadcrumb else ""):
         return True
     if not LISTS.match(title):
         return False

@@ -36,7 +36,7 @@ from retrieval import analysis, embeddings, lexical, names, quotes, vectors
 from retrieval.chunks import Chunk, passages, section_chunks
 
 VERSION = 3
-CHUNKING = 7
+CHUNKING = 8
 """The rules sections are cut and their words read by (``retrieval.chunks``,
 ``retrieval.analysis``). An index cut by older rules is still read, and ``outdated`` names
 it so that workers rebuild it (2: a chapter titled "Contents lists" or "Index Expressions"
@@ -45,7 +45,8 @@ its own; 4: Japanese after a word in Latin script is read after that word, 「De
 5: the sentences repeated in many sections are kept, never to be quoted; 6: so are each
 page's running heads and folios, ``margins``; 7: a section inside a chapter titled like a
 bibliography or change log is one only when its text lists years or versions,
-``chunks.is_back_matter``)."""
+``chunks.is_back_matter``; 8: so are a software's "New features" and "Differences between
+versions", and a copyright notice as a chapter of its own)."""
 _CHUNKING = re.compile(r'"chunking": (\d+)')
 STALE_FILES = ("sections.faiss", "flat.faiss", "flat.json")
 # Indexes held in memory, least recently used first; at most

@@ -102,6 +102,10 @@ ENTRIES = " ".join(f"Author {n}. A book on sails, vol. {n}. Harbour Press, {1950
      "この必須のファイルは特別な書式で、パッケージのバージョン番号や緊急度を示します。" * 12
      + " gentoo (0.9.12-1) unstable; urgency=medium * Initial release. -- 22 Mar 2010", False),
     (["5 Other files", "5.17 NEWS"], "See 8.1.", False),
+    (["Copyright"], "Copyright 1986 - 1993, 1998, 2004 Thomas Williams", True),
+    (["4 Required files", "4.2 copyright"], "Copyright: 2010 Josip Rodin", False),  # the file
+    (["New features", "Features introduced in version 5.4"], "Voxel grids are new.", True),
+    (["Differences between versions 4 and 5"], "Some syntax changed.", True),
 ])
 def test_a_section_titled_like_a_list_inside_a_chapter_is_one_only_when_it_lists(
         breadcrumb, text, back):
