@@ -15,6 +15,7 @@ search.
 """
 
 import fcntl
+import math
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -172,6 +173,14 @@ class WordIndex:
     def doc_freq(self, term: str) -> int:
         """Return how many sections hold term in their text."""
         return self._searcher().doc_freq("body", term)
+
+    def potential(self, terms: list[str]) -> float:
+        """Return about what a section holding each of terms once in its heading and once in
+        its text scores: the sum of their idf, weighted by those fields (as BM25 reads them)."""
+        sections = self.size()
+        fields = FIELDS["title"] + FIELDS["body"]
+        return sum(fields * math.log(1 + (sections - held + 0.5) / (held + 0.5))
+                   for held in (self.doc_freq(term) for term in dict.fromkeys(terms)))
 
     def books_holding(self, terms: list[str]) -> frozenset[int]:
         """Return the books one of whose sections holds one of terms, in its title or text."""

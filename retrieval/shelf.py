@@ -34,6 +34,11 @@ class Shelf:
         ``lexical.WordIndex.search``)."""
         return self._lexical("search", terms, book_ids, limit, extra=extra, together=together)
 
+    def potential(self, terms) -> float:
+        """Return about what a section holding each of terms scores by words
+        (``lexical.WordIndex.potential``)."""
+        return lexical.get().potential(terms) if terms else 0.0
+
     def quoted(self, terms, book_ids, limit) -> list[lexical.Hit]:
         """Return the sections of book_ids holding the most of the terms' neighbouring pairs."""
         return self._lexical("quoted", terms, book_ids, limit)

@@ -311,6 +311,27 @@ class _Encoded:
     def chunk(self, book_id, key):
         return self.sections[key]
 
+    def potential(self, terms):
+        return getattr(self, "could_score", 0.0)
+
+
+@pytest.mark.parametrize("could_score,first", [
+    (10.0, 0),  # the best section holds most of what the question's words could score
+    (60.0, 1),  # it holds a word of them: the encoders choose
+])
+def test_a_section_holding_a_small_part_of_the_question_does_not_take_the_words(
+        could_score, first):
+    # 「gnuplot で線の太さを変えるには？」: "Changes" holds 変える's "change" in its heading.
+    from retrieval import embeddings, rank
+
+    shelf = _Encoded({embeddings.MULTILINGUAL: [0.20, 0.34, 0.30]})
+    shelf.could_score = could_score
+    question = rank.Question("q", ["線", "太い", "変える"], {embeddings.MULTILINGUAL: np.zeros(2)},
+                             english=False)
+    pairs = [(1, 0), (1, 1), (1, 2)]
+    scored = rank._fused(question, shelf, pairs, {(1, 0): 11.9, (1, 1): 6.9, (1, 2): 5.3})
+    assert scored[0].key == first
+
 
 @pytest.mark.parametrize("english,first", [
     ([0.45, 0.50, 0.30], 1),  # both encoders put section 1 first: it is first
