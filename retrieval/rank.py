@@ -259,8 +259,9 @@ def _unnamed(question, shelf, pairs, words) -> np.ndarray:
 
 
 def _english_share(english, multi) -> np.ndarray:
-    """Return the English encoder's share of each section; a section it cannot read (no
-    passage without Japanese: cosine 0) takes the multilingual encoder's share instead."""
+    """Return the English encoder's share of each section; a section it cannot read (too
+    few passages without Japanese, ``store.BookIndex.read``: cosine 0) takes the
+    multilingual encoder's share instead."""
     unread = english == 0
     if multi is None or not unread.any():
         return _softmax(english, TEMPERATURE["meaning"])

@@ -47,6 +47,9 @@ page's running heads and folios, ``margins``; 7: a section inside a chapter titl
 bibliography or change log is one only when its text lists years or versions,
 ``chunks.is_back_matter``; 8: so are a software's "New features" and "Differences between
 versions", and a copyright notice as a chapter of its own)."""
+READ_SHARE = 0.5
+"""The share of a section's passages that must be English for the English encoder to read
+it (``BookIndex.read``); a section it does not read takes the multilingual encoder's."""
 _CHUNKING = re.compile(r'"chunking": (\d+)')
 STALE_FILES = ("sections.faiss", "flat.faiss", "flat.json")
 # Indexes held in memory, least recently used first; at most
@@ -329,7 +332,8 @@ class BookIndex:
 
     def cosines(self, role: str, query_vector, keys) -> np.ndarray:
         """Return the best cosine of each section in keys over its passages for one model
-        (0 without vectors); only those sections' rows are read."""
+        (0 without vectors, or where the model reads too little of it: ``read``); only
+        those sections' rows are read."""
         scores = np.zeros(len(keys), dtype=np.float32)
         stored = self._rows_for(role, query_vector)
         if stored is None:
@@ -338,6 +342,7 @@ class BookIndex:
         wanted = np.asarray(keys)
         low = np.searchsorted(owners, wanted, "left")  # rows are stored section by section
         high = np.searchsorted(owners, wanted, "right")
+        high = np.where(self.read(role, wanted), high, low)
         picked = np.concatenate([np.arange(a, b) for a, b in zip(low, high)]) if len(wanted) else []
         if not len(picked):
             return scores
@@ -349,7 +354,8 @@ class BookIndex:
         return scores
 
     def vector_scores(self, role: str, query_vector) -> np.ndarray:
-        """Return each section's best cosine over its passages for one model (0 without)."""
+        """Return each section's best cosine over its passages for one model (0 without, or
+        where the model reads too little of it: ``read``)."""
         scores = np.zeros(len(self.chunks), dtype=np.float32)
         stored = self._rows_for(role, query_vector)
         if stored is None:
@@ -357,7 +363,21 @@ class BookIndex:
         rows, keys = stored
         cosines = np.asarray(rows, dtype=np.float32) @ query_vector
         np.maximum.at(scores, keys, cosines)
-        return scores
+        return scores * self.read(role, np.arange(len(self.chunks)))
+
+    def read(self, role: str, keys) -> np.ndarray:
+        """Return, for each of keys, whether the model of role reads the section: the
+        English one reads a section only where READ_SHARE of its passages are English. A
+        Japanese section quoting one English error message is not English: asked "How do I
+        install LuaTeX-ja?", that message ("I couldn't find any non-embedded font…") put
+        the manual's section on font prefixes first."""
+        keys = np.asarray(keys)
+        if role != embeddings.ENGLISH or embeddings.MULTILINGUAL not in self.rows:
+            return np.ones(len(keys), dtype=bool)
+        counts = [np.searchsorted(self.rows[r][1], keys, "right")
+                  - np.searchsorted(self.rows[r][1], keys, "left")
+                  for r in (role, embeddings.MULTILINGUAL)]
+        return counts[0] >= READ_SHARE * counts[1]
 
 
 def get(book: Book) -> BookIndex:
