@@ -21,7 +21,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from indexing.toc.numbers import numeral_value
+from indexing.toc.numbers import numeral_value, roman_value
 from retrieval.analysis import particle_offsets
 
 LOOKUP, COMPARE, AGGREGATE, RANGE, WHICH_BOOK, NAVIGATE = (
@@ -65,7 +65,7 @@ _PAGES = [
 ]
 _SECTION_REF = [
     re.compile(r"(?i)\b(chapter|part|section|appendix)\s+([0-9]+(?:\.[0-9]+)*|[IVXLC]+|[A-Z])\b"),
-    re.compile(r"第\s*([0-9〇一二三四五六七八九十百]+)\s*(章|部|編|節)"),
+    re.compile(r"第\s*([0-9〇一二三四五六七八九十百]+|[IVXLC]+|[Ⅰ-Ⅻ]+)\s*(章|部|編|節)"),
 ]
 _AGGREGATE = re.compile(
     r"(?i)\bwhat\s+(?:does|do|is)\b.*\b(?:cover|about|in)\b|\bsummar|\boverview\b|\bcontents?\s+of\b"
@@ -285,8 +285,14 @@ def _section_ref(text: str) -> tuple[str, str] | None:
     if match:
         return match[1].lower(), match[2]
     match = _SECTION_REF[1].search(text)
-    value = numeral_value(match[1]) if match else None
+    value = unit_number(match[1]) if match else None
     return (match[2], str(value)) if value is not None else None
+
+
+def unit_number(text: str) -> int | None:
+    """Return the value of the number in 「第…部」: digits, kanji or roman (第II部, 第Ⅱ部)."""
+    text = unicodedata.normalize("NFKC", text)
+    return numeral_value(text) if numeral_value(text) is not None else roman_value(text)
 
 
 def _topic_in_range(text: str) -> str:

@@ -13,15 +13,15 @@ import re
 
 import networkx as nx
 
-from indexing.toc.numbers import numeral_value
-from retrieval.query import APPENDIX, CHAPTER, PART
+from retrieval.query import APPENDIX, CHAPTER, PART, unit_number
 
-_PART = re.compile(r"(?i)^\s*(?:part\s+[0-9ivxlc]+\b|[IVXLC]+\b(?!\.\d)|第\s*[0-9〇一二三四五六七八九十]+\s*[部編])")
+_PART = re.compile(r"(?i)^\s*(?:part\s+[0-9ivxlc]+\b|[IVXLC]+\b(?!\.\d)"
+                   r"|第\s*(?:[0-9〇一二三四五六七八九十]+|[IVXLC]+|[Ⅰ-Ⅻ]+)\s*[部編])")
 _APPENDIX = re.compile(r"(?i)^\s*(?:appendix\b|付録|[A-Z](?:\s|$)(?!\s*\d))")
 _NUMBER = re.compile(  # "3.2 Title", "3ソース" (OCR dropped the space), "Part II", "A."
     r"(?i)^(?:chapter|part|section|appendix)?\s*(?:([0-9]+(?:\.[0-9]+)*)(?!\.?[0-9])|([ivxlc]+|[a-z])\b)"
 )
-_JA_NUMBER = re.compile(r"第\s*([0-9〇一二三四五六七八九十百]+)\s*(章|部|編|節)")
+_JA_NUMBER = re.compile(r"第\s*([0-9〇一二三四五六七八九十百]+|[IVXLC]+|[Ⅰ-Ⅻ]+)\s*(章|部|編|節)")
 
 
 def tree(chunks) -> nx.DiGraph:
@@ -67,7 +67,7 @@ def heading_number(title: str) -> str | None:
     """Return the number a heading is printed with ("4", "3.2", "ii", "a"), or None."""
     title = title.strip()
     match = _JA_NUMBER.search(title)
-    value = numeral_value(match[1]) if match else None
+    value = unit_number(match[1]) if match else None
     if value is not None:
         return str(value)
     match = _NUMBER.match(title)

@@ -254,6 +254,7 @@ def test_a_heading_without_a_line_is_found_on_its_page():
 @pytest.mark.parametrize("title,number", [
     ("3ソースコードの変更", "3"), ("3.3指定場所へ", "3.3"), ("Chapter 4 Floats", "4"),
     ("Part II Presentations", "ii"), ("第十二章 結び", "12"), ("Preface", None),
+    ("第II部 リファレンス", "2"), ("第Ⅲ部 実装", "3"),  # a Japanese part in roman numerals
 ])
 def test_a_heading_number_is_read_as_printed(title, number):
     from retrieval.units import heading_number
@@ -468,3 +469,12 @@ def test_the_english_encoder_reads_a_section_only_where_most_of_it_is_english():
     assert list(index.cosines(embeddings.ENGLISH, vector, [0, 1])) == [0.0, 1.0]
     assert list(index.vector_scores(embeddings.ENGLISH, vector)) == [0.0, 1.0]
     assert list(index.cosines(embeddings.MULTILINGUAL, vector, [0, 1])) == [1.0, 1.0]
+
+
+@pytest.mark.parametrize("question", ["第2部の内容は？", "第II部の内容は？", "第Ⅱ部の内容は？"])
+def test_a_japanese_part_is_asked_for_by_any_of_its_numerals(question):
+    from retrieval import units
+
+    assert query.plan(question).section == ("部", "2")
+    part = SimpleNamespace(parent_key=None, children=[1], title="第II部 リファレンス")
+    assert units.is_part(part)  # so its chapters are the book's chapters, not it
