@@ -168,16 +168,18 @@ def _unit(mine, shelf, book_id) -> tuple[str, int]:
     graph = units.tree(chunks)
     chapters = set(units.units(chunks, units.CHAPTER))
     total = sum(s.score for s in mine) or 1
-    by_chapter = defaultdict(float)
-    for s in mine:
-        chapter = units.containing(chunks, graph, s.key, wanted=chapters)
-        if chapter is not None:
-            by_chapter[chapter] += s.score
-    if by_chapter:
-        chapter = max(by_chapter, key=by_chapter.get)
-        inside = [s for s in mine if s.key in units.subtree(graph, chapter)]
-        if by_chapter[chapter] >= CHAPTER_SHARE * total and len(inside) >= 3:
-            return "chapter", chapter
+    for unit, wanted in (("chapter", chapters), ("part", set(units.units(chunks, units.PART)))):
+        held = defaultdict(float)
+        for s in mine:
+            where = units.containing(chunks, graph, s.key, wanted=wanted)
+            if where is not None:
+                held[where] += s.score
+        if held:  # a part counts where no chapter of it holds most of the book's share
+            best = max(held, key=held.get)
+            inside = [s for s in mine if s.key in units.subtree(graph, best)]
+            if held[best] >= CHAPTER_SHARE * total and len(inside) >= 3 and (
+                    unit == "chapter" or units.is_part(chunks[best])):
+                return unit, best
     return _section_of(shelf, mine[0])
 
 

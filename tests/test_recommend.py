@@ -138,3 +138,22 @@ def test_each_part_of_a_comparison_takes_the_place_that_answers_the_parts_best(o
     from retrieval.parts import assigned
 
     assert assigned(options) == expected
+
+
+def test_a_part_that_holds_most_of_the_answer_is_the_place_when_no_chapter_does():
+    # 第II部 リファレンス holds chapters 5 and 6; the answer is spread over both.
+    titles = [("第I部 ユーザーズマニュアル", None), ("1 はじめに", 0), ("第II部 リファレンス", None),
+              ("5 縦組", 2), ("5.1 組方向", 3), ("5.2 縦中横", 3), ("6 フォント", 2),
+              ("6.1 和文フォント", 6)]
+    chunks = [Chunk(key=k, title=t, breadcrumb=[t], page_start=k + 1, page_end=k + 1, text="",
+                    heading_id=k + 1, parent_key=p) for k, (t, p) in enumerate(titles)]
+    for chunk in chunks:
+        if chunk.parent_key is not None:
+            chunks[chunk.parent_key].children.append(chunk.key)
+    shelf = FakeShelf({1: 1})
+    shelf.chunks[1] = chunks
+    mine = [Scored(1, 4, 0.3), Scored(1, 7, 0.3), Scored(1, 6, 0.1), Scored(1, 1, 0.05)]
+    assert recommend._unit(mine, shelf, 1) == ("part", 2)
+    # A chapter that holds most of it is still the place.
+    mine = [Scored(1, 4, 0.5), Scored(1, 5, 0.2), Scored(1, 3, 0.1), Scored(1, 1, 0.05)]
+    assert recommend._unit(mine, shelf, 1) == ("chapter", 3)
