@@ -216,8 +216,8 @@ class _Reading:
 
     def _about_something(self, text: str) -> bool:
         """Return True if text asks about a subject, not only names books ("show me where
-        the beamer guide and the memoir manual each explain them")."""
-        words = self._book_words(self.named)
+        the beamer guide and the memoir manual each explain them", 「航海の手引きの第1章」)."""
+        words = self._book_words(self.named) | named_books.GENERIC
         return any(term not in words for term in analysis.question_terms(text))
 
     def _range(self, limit, exclude) -> list[Found]:
@@ -236,12 +236,14 @@ class _Reading:
                 for b, k in best[:min(limit, 5)]]
 
     def _aggregate(self, limit, exclude, answer):
-        allowed = narrowing.ranges(self.shelf, self.plan)
+        # "part 2 of the LuaTeX-ja manual": that book's part 2, however it prints the number
+        allowed = narrowing.ranges(self.shelf, self.plan, self.strong or None)
         if not allowed:
             answer.note = "No section of these books falls in that range."
             return
         question = self.question(self.plan.topic or self.text)
-        if query.is_aggregate_listing(self.plan.topic):
+        topic = self.plan.topic
+        if query.is_aggregate_listing(topic) or not self._about_something(topic):
             yield [Found(b, k, 1.0, question=question) for b, k in narrowing.listing(self.shelf, allowed)]
             return
         scored = pool(question, self.shelf, allowed=allowed, exclude=exclude)

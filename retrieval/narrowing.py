@@ -7,13 +7,15 @@ from retrieval import units
 LISTING_LIMIT = 30
 
 
-def ranges(shelf, plan) -> dict[int, set[int]]:
-    """Return book id → the section keys inside plan's section and page range.
+def ranges(shelf, plan, book_ids=None) -> dict[int, set[int]]:
+    """Return book id → the section keys inside plan's section and page range (of book_ids
+    only, when given).
 
     A section named the way a book prints it (第2章 for 第2章, "chapter 2" for
     "2 Knots") wins over a book where only the number agrees.
     """
-    found = {pk: _in_range(shelf, pk, plan) for pk in shelf.book_ids}
+    found = {pk: _in_range(shelf, pk, plan) for pk in shelf.book_ids
+             if book_ids is None or pk in book_ids}
     if any(exact for _, exact in found.values()):
         found = {pk: (keys, exact) for pk, (keys, exact) in found.items() if exact}
     return {pk: keys for pk, (keys, _) in found.items() if keys}

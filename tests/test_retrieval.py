@@ -249,6 +249,14 @@ def test_what_a_chapter_covers_lists_its_sections(shelf):
     assert {r.breadcrumb[-1] for r in japanese.results} == {"第1章 気象", "1.1 低気圧", "1.2 霧"}
 
 
+def test_what_a_named_books_chapter_covers_lists_its_sections(shelf):
+    # The book's name says where to look, not what about: the chapter is listed in order.
+    answer = retrieval.ask("What does chapter 2 of the Sailing Handbook cover?")
+    assert [r.breadcrumb[-1] for r in answer.results] == ["2 Knots", "2.1 Bowline", "2.2 Cleat hitch"]
+    japanese = retrieval.ask("航海の手引きの第1章の内容は？")
+    assert [r.breadcrumb[-1] for r in japanese.results] == ["第1章 気象", "1.1 低気圧", "1.2 霧"]
+
+
 def test_a_page_range_narrows_before_ranking(shelf):
     answer = retrieval.ask("Which sections discuss the wind between pp. 2-3?",
                            book_ids=[shelf[0].pk])
