@@ -18,6 +18,7 @@ BIG_GAP = 1.4  # spacing above a row, over the usual spacing, that sets off a to
 RANKS = {"part": 0, "roman": 0, "chapter": 1, "letter": 1, "item": 3}  # item: 一 under a 節
 PART_INDENT = 1.0  # line heights: a part printed at its chapters' indentation
 PART_PAGES = 2  # a part's page is its first chapter's, or a page or two before
+PART_TYPE = 0.9  # an entry in type this much smaller than the parts' is no part
 
 
 def ranks(entries: list[Raw]) -> list[int | None]:
@@ -43,6 +44,7 @@ def levels(entries: list[Raw]) -> list[int]:
     known = part_ranks(entries, ranks(entries))
     indents = aligned_indents(entries, known)
     clusters = _clusters(indents)
+    known = _chapters_under_parts(entries, known, clusters)
     votes = _votes(clusters, known)
     known = _demote_misplaced(known, clusters, votes)
     filled = _fill(entries, known, clusters, votes)
@@ -77,6 +79,20 @@ def part_ranks(entries: list[Raw], known: list[int | None]) -> list[int | None]:
     if len(found) < 2 or not any(i > min(in_order) for i in found):
         return known
     return [0 if i in found else rank for i, rank in enumerate(known)]
+
+
+def _chapters_under_parts(entries, known, clusters) -> list[int | None]:
+    """Return ranks where the unnumbered entries printed at the parts' indentation in
+    smaller type than the parts are chapters (gnuplot sets "I Gnuplot" in 12 pt and its
+    chapters, "Copyright", "Introduction"…, in 10 pt at the same indentation)."""
+    parts = [i for i, rank in enumerate(known) if rank == RANKS["part"]]
+    if len(parts) < 2:
+        return known
+    height = median(entries[i].height for i in parts)
+    home = Counter(clusters[i] for i in parts).most_common(1)[0][0]
+    return [RANKS["chapter"] if rank is None and clusters[i] == home
+            and entries[i].height < PART_TYPE * height else rank
+            for i, rank in enumerate(known)]
 
 
 def _increasing(chapters: list[int], entries: list[Raw]) -> set[int]:

@@ -23,6 +23,7 @@ def page(number, rows, folio=None, top_folio=None, heading_size=None):
         for box in boxes:
             text, x0, *rest = box
             size = (heading_size or 18.0) if text.startswith("#") else SIZE
+            size = rest[1] if len(rest) > 1 else size  # (text, x0, x1, height)
             lines.append(line(text.lstrip("#"), x0, y, rest[0] if rest else None, size))
         y += STEP if not boxes[0][0].startswith("#") else 28
     if folio is not None:
@@ -30,9 +31,9 @@ def page(number, rows, folio=None, top_folio=None, heading_size=None):
     return {"number": number, "width": WIDTH, "height": HEIGHT, "lines": lines}
 
 
-def toc_row(title, printed, x0=72.0):
+def toc_row(title, printed, x0=72.0, size=SIZE):
     """Return a TOC row as two boxes: the title with leaders, the page number at the right."""
-    return [(f"{title} . . . . . . . .", x0, 480.0), (str(printed), 520.0, 532.0)]
+    return [(f"{title} . . . . . . . .", x0, 480.0, size), (str(printed), 520.0, 532.0, size)]
 
 
 def body(number, printed, headings=(), lines_count=20):

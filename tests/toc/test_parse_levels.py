@@ -204,6 +204,18 @@ def test_japanese_parts_numbered_in_roman_stand_above_their_chapters():
         1, 2, 3, 1, 2, 3]
 
 
+def test_unnumbered_chapters_in_smaller_type_than_the_parts_beside_them_stand_below_them():
+    # gnuplot: "I Gnuplot" in 12 pt, its chapters "Copyright", "Introduction" in 10 pt, all
+    # at one indentation; a chapter's sections indented below it.
+    assert levels_of(toc_row("I Gnuplot", 21, size=12.0), toc_row("Copyright", 21),
+                     toc_row("New features", 23), toc_row("Version 5.4", 23, 90.0),
+                     toc_row("II Plotting styles", 62, size=12.0), toc_row("Arrows", 62),
+                     toc_row("Boxplot", 64)) == [1, 2, 2, 3, 1, 2, 2]
+    # Set in the parts' type, they are the parts' equals.
+    assert levels_of(toc_row("I Gnuplot", 21), toc_row("Copyright", 21),
+                     toc_row("II Plotting styles", 62), toc_row("Arrows", 62)) == [1, 1, 1, 1]
+
+
 def test_a_preface_and_an_index_beside_the_chapters_are_no_parts():
     assert levels_of(toc_row("Preface", 1), toc_row("1 Copyright", 17),
                      toc_row("2 Introduction", 19), toc_row("2.1 Help", 20, 90.0),
