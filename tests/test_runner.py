@@ -319,6 +319,25 @@ def test_the_tidy_titles_migration_sets_numbers_apart_and_embeds_again(shelve, t
     assert book.stage_runs.get(stage="embed").status == "done"
 
 
+def test_the_parts_migration_recovers_again_only_the_books_that_print_parts(shelve, tmp_path):
+    import importlib
+
+    from django.apps import apps
+
+    book = shelve(_boats_with_folios(tmp_path))
+    importlib.import_module("indexing.migrations.0008_recover_parts_again").requeue(apps, None)
+    assert set(book.stage_runs.values_list("status", flat=True)) == {"done"}  # no parts
+    book.headings.filter(title="1 Sails").update(title="I Sails")
+    book.headings.filter(title="2 Knots").update(title="II Knots")
+    importlib.import_module("indexing.migrations.0008_recover_parts_again").requeue(apps, None)
+    status = dict(book.stage_runs.values_list("stage", "status"))
+    assert status == {"previews": "done", "ocr": "done", "ingest": "done", "index": "pending",
+                      "verify": "pending", "embed": "pending"}
+    runner.run_pending("test-worker")
+    assert set(book.stage_runs.values_list("status", flat=True)) == {"done"}
+    assert list(book.headings.values_list("title", flat=True)) == ["1 Sails", "2 Knots", "3 Tides"]
+
+
 def test_the_previews_migration_puts_previews_first_for_books_already_shelved(shelve, english_pdf):
     import importlib
 
