@@ -6,6 +6,7 @@ import pytest
 
 from retrieval import recommend
 from retrieval.chunks import Chunk
+from retrieval.lexical import Hit
 from retrieval.rank import Scored
 
 
@@ -98,12 +99,15 @@ def test_unasked_faint_resemblances_in_a_long_book_are_no_alternative():
 
 def test_asked_a_book_sharing_only_common_words_is_no_alternative():
     shelf = FakeShelf({1: 5, 2: 5, 3: 5})
-    shelf.books_holding = lambda terms, book_ids: {1, 3} & set(book_ids)
+    # Sections holding the distinctive word: book 1's first, book 3's first, book 2's last.
+    holding = [(1, 0), (3, 0), (2, 4)]
+    shelf.words = lambda terms, book_ids, limit: [Hit(b, k, 1.0) for b, k in holding
+                                                  if b in book_ids]
     scored = [Scored(1, 0, 0.9, words=20.0), Scored(2, 0, 0.001, words=12.0),
-              Scored(3, 0, 0.001, words=6.0)]
+              Scored(3, 0, 0.001, words=6.0), Scored(2, 4, 0.0001, words=2.0)]
     chosen = recommend.books(scored, shelf, place_of, japanese=False, asked=True,
                              distinct=["bowlin"])
-    # Book 2's words score well, but it lacks the word that says what is asked.
+    # Book 2's words score well, but not where it holds the word that says what is asked.
     assert [r.book_id for r in chosen] == [1, 3]
 
 
