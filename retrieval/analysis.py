@@ -14,7 +14,9 @@ are case-folded words without the Snowball stop words, stemmed with the
 Snowball English stemmer (PyStemmer); a compound written with inner
 punctuation ("16:9", "utf-8", "tar.gz") is a term of its own as well, and so are
 a TeX command ("\\include") and each of the characters technical books are asked
-about (% $ # & ~ ^ \\ { } | @).
+about (% $ # & ~ ^ \\ { } | @). A rare word written from two common ones (by
+wordfreq's English frequencies: "linewidth", "logscale", "\\baselineskip") also
+gives those two words, so that a reader's "line width" meets gnuplot's linewidth.
 
 ``tokens`` keeps each term's place in the text, for highlighting; ``terms``
 is what the index stores; ``question_terms`` also drops the words that frame a
@@ -150,6 +152,10 @@ def _latin(text: str, start: int, end: int) -> list[Token]:
         if word in STOP_WORDS or len(word) < 2:
             continue
         out.append(Token(stem(word.split("'")[0]), start + match.start(), start + match.end()))
+        begin = start + match.start()
+        for part in _joined(word):  # each where it stands in the word: "Row|wise"
+            out.append(Token(stem(part), begin, begin + len(part)))
+            begin += len(part)
     for match in _COMPOUND.finditer(piece):
         out.append(Token(match.group(), start + match.start(), start + match.end()))
     for pattern in (_SYMBOL, _COMMAND):
@@ -157,6 +163,38 @@ def _latin(text: str, start: int, end: int) -> list[Token]:
             out.append(Token(match.group(), start + match.start(), start + match.end()))
     out.sort(key=lambda token: (token.start, -token.end))
     return out
+
+
+RARE, COMMON = 2.0, 3.5
+"""Zipf frequencies (wordfreq): a word rarer than RARE made of two words as common as
+COMMON is two words written together ("linewidth" 1.8 = line 5.5 + width 4.0; "together"
+5.5 and "lintian" are words of their own; "varargin" has no such halves)."""
+
+
+@lru_cache(maxsize=200_000)
+def _joined(word: str) -> tuple[str, ...]:
+    """Return the two words a rare word is written from ("linewidth" → line, width;
+    "logscale" → log, scale), or () for a word of its own."""
+    if len(word) < 6 or not word.isalpha() or not word.isascii():
+        return ()
+    frequency = _frequencies()
+    if frequency.get(word, 0.0) >= 10 ** (RARE - 9):
+        return ()
+    best, parts, least = 10 ** (COMMON - 9), (), 0.0
+    for cut in range(3, len(word) - 2):
+        left, right = word[:cut], word[cut:]
+        score = min(frequency.get(left, 0.0), frequency.get(right, 0.0))
+        if score >= best and score > least:
+            least, parts = score, (left, right)
+    return parts
+
+
+@lru_cache(maxsize=1)
+def _frequencies() -> dict[str, float]:
+    """Return English words → their frequency (wordfreq's list; Zipf = log10(f) + 9)."""
+    from wordfreq import get_frequency_dict
+
+    return get_frequency_dict("en")
 
 
 def japanese_runs(text: str) -> list[list[tuple[str, str, str | None]]]:

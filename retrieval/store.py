@@ -36,7 +36,7 @@ from retrieval import analysis, embeddings, lexical, names, quotes, vectors
 from retrieval.chunks import Chunk, passages, section_chunks
 
 VERSION = 3
-CHUNKING = 8
+CHUNKING = 9
 """The rules sections are cut and their words read by (``retrieval.chunks``,
 ``retrieval.analysis``). An index cut by older rules is still read, and ``outdated`` names
 it so that workers rebuild it (2: a chapter titled "Contents lists" or "Index Expressions"
@@ -46,7 +46,8 @@ its own; 4: Japanese after a word in Latin script is read after that word, 「De
 page's running heads and folios, ``margins``; 7: a section inside a chapter titled like a
 bibliography or change log is one only when its text lists years or versions,
 ``chunks.is_back_matter``; 8: so are a software's "New features" and "Differences between
-versions", and a copyright notice as a chapter of its own)."""
+versions", and a copyright notice as a chapter of its own; 9: a rare word written from
+two common ones, "linewidth", also gives those two words, ``analysis``)."""
 READ_SHARE = 0.5
 """The share of a section's passages that must be English for the English encoder to read
 it (``BookIndex.read``); a section it does not read takes the multilingual encoder's."""

@@ -53,6 +53,21 @@ def test_a_section_holds_a_tex_command_and_its_word():
         "use", r"\include", "\\", "includ", "{", "chapter1", "}"]
 
 
+@pytest.mark.parametrize("text,parts", [
+    ("set style line 1 linewidth 2", {"line", "width"}),
+    ("set logscale y", {"log", "scale"}),
+    (r"\baselineskip", {"baselin", "skip"}),
+])
+def test_a_rare_word_written_from_two_common_ones_also_gives_them(text, parts):
+    # A reader asks for the "line width"; gnuplot writes linewidth.
+    assert parts <= set(analysis.terms(text))
+
+
+@pytest.mark.parametrize("word", ["together", "lintian", "varargin", "dbstop", "nowhere"])
+def test_a_word_of_its_own_is_not_cut(word):
+    assert analysis.terms(word) == [analysis.stem(word)]
+
+
 def test_a_compound_also_yields_its_short_units():
     assert {"開発者", "開発"} <= set(analysis.terms("開発者リファレンス"))
 
@@ -60,7 +75,7 @@ def test_a_compound_also_yields_its_short_units():
 def test_tokens_point_at_the_words_in_the_text():
     text = "Uncovering a Table Rowwise"
     words = [text[t.start:t.end] for t in analysis.tokens(text)]
-    assert words == ["Uncovering", "Table", "Rowwise"]
+    assert words == ["Uncovering", "Table", "Rowwise", "Row", "wise"]  # and its two words
 
 
 def test_the_particle_to_is_told_from_a_to_inside_a_word():
