@@ -177,24 +177,28 @@ def _joined(word: str) -> tuple[str, ...]:
     "logscale" → log, scale), or () for a word of its own."""
     if len(word) < 6 or not word.isalpha() or not word.isascii():
         return ()
-    frequency = _frequencies()
-    if frequency.get(word, 0.0) >= 10 ** (RARE - 9):
+    known, common = _frequencies()
+    if word in known:
         return ()
-    best, parts, least = 10 ** (COMMON - 9), (), 0.0
+    parts, best = (), 0.0
     for cut in range(3, len(word) - 2):
         left, right = word[:cut], word[cut:]
-        score = min(frequency.get(left, 0.0), frequency.get(right, 0.0))
-        if score >= best and score > least:
-            least, parts = score, (left, right)
+        score = min(common.get(left, 0.0), common.get(right, 0.0))
+        if score > best:
+            best, parts = score, (left, right)
     return parts
 
 
 @lru_cache(maxsize=1)
-def _frequencies() -> dict[str, float]:
-    """Return English words → their frequency (wordfreq's list; Zipf = log10(f) + 9)."""
+def _frequencies() -> tuple[frozenset, dict[str, float]]:
+    """Return the English words as common as RARE, and those as common as COMMON with
+    their frequencies (wordfreq's list, Zipf = log10(frequency) + 9): 96,000 and 15,000
+    of its 321,000 words, kept in a tenth of the memory the whole list takes."""
     from wordfreq import get_frequency_dict
 
-    return get_frequency_dict("en")
+    every = get_frequency_dict("en")
+    known = frozenset(w for w, f in every.items() if f >= 10 ** (RARE - 9))
+    return known, {w: f for w, f in every.items() if f >= 10 ** (COMMON - 9)}
 
 
 def japanese_runs(text: str) -> list[list[tuple[str, str, str | None]]]:
