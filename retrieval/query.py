@@ -63,9 +63,12 @@ _PAGES = [
     re.compile(r"(?i)\bbetween\s+(?:pp?\.?|pages?)\s*(\d+)\s+and\s+(\d+)"),
     re.compile(r"(?:p\.?\s*)?(\d+)\s*(?:-|–|—|~|〜|～|から)\s*(\d+)\s*(?:ページ|頁|p\b)"),
 ]
+JA_NUMERAL = r"[0-9〇一二三四五六七八九十百]+|[IVXLC]+|[Ⅰ-Ⅻ]+"
+"""The number of a Japanese unit: digits, kanji or roman (第2部, 第二部, 第II部, 第Ⅱ部)."""
+JA_UNIT = re.compile(rf"第\s*({JA_NUMERAL})\s*(章|部|編|節)")
 _SECTION_REF = [
     re.compile(r"(?i)\b(chapter|part|section|appendix)\s+([0-9]+(?:\.[0-9]+)*|[IVXLC]+|[A-Z])\b"),
-    re.compile(r"第\s*([0-9〇一二三四五六七八九十百]+|[IVXLC]+|[Ⅰ-Ⅻ]+)\s*(章|部|編|節)"),
+    JA_UNIT,
 ]
 _AGGREGATE = re.compile(
     r"(?i)\bwhat\s+(?:does|do|is)\b.*\b(?:cover|about|in)\b|\bsummar|\boverview\b|\bcontents?\s+of\b"
@@ -292,7 +295,8 @@ def _section_ref(text: str) -> tuple[str, str] | None:
 def unit_number(text: str) -> int | None:
     """Return the value of the number in 「第…部」: digits, kanji or roman (第II部, 第Ⅱ部)."""
     text = unicodedata.normalize("NFKC", text)
-    return numeral_value(text) if numeral_value(text) is not None else roman_value(text)
+    value = numeral_value(text)
+    return value if value is not None else roman_value(text)
 
 
 def _topic_in_range(text: str) -> str:

@@ -13,15 +13,14 @@ import re
 
 import networkx as nx
 
-from retrieval.query import APPENDIX, CHAPTER, PART, unit_number
+from retrieval.query import APPENDIX, CHAPTER, JA_NUMERAL, JA_UNIT, PART, unit_number
 
 _PART = re.compile(r"(?i)^\s*(?:part\s+[0-9ivxlc]+\b|[IVXLC]+\b(?!\.\d)"
-                   r"|第\s*(?:[0-9〇一二三四五六七八九十]+|[IVXLC]+|[Ⅰ-Ⅻ]+)\s*[部編])")
+                   rf"|第\s*(?:{JA_NUMERAL})\s*[部編])")
 _APPENDIX = re.compile(r"(?i)^\s*(?:appendix\b|付録|[A-Z](?:\s|$)(?!\s*\d))")
 _NUMBER = re.compile(  # "3.2 Title", "3ソース" (OCR dropped the space), "Part II", "A."
     r"(?i)^(?:chapter|part|section|appendix)?\s*(?:([0-9]+(?:\.[0-9]+)*)(?!\.?[0-9])|([ivxlc]+|[a-z])\b)"
 )
-_JA_NUMBER = re.compile(r"第\s*([0-9〇一二三四五六七八九十百]+|[IVXLC]+|[Ⅰ-Ⅻ]+)\s*(章|部|編|節)")
 
 
 def tree(chunks) -> nx.DiGraph:
@@ -66,7 +65,7 @@ def units(chunks, unit: str) -> list[int]:
 def heading_number(title: str) -> str | None:
     """Return the number a heading is printed with ("4", "3.2", "ii", "a"), or None."""
     title = title.strip()
-    match = _JA_NUMBER.search(title)
+    match = JA_UNIT.search(title)
     value = unit_number(match[1]) if match else None
     if value is not None:
         return str(value)
@@ -89,7 +88,7 @@ def numbered(chunks, kind: str, number: str) -> int | None:
 
 
 def japanese_numbered(title: str) -> bool:
-    return bool(_JA_NUMBER.search(title))
+    return bool(JA_UNIT.search(title))
 
 
 def containing(chunks, graph: nx.DiGraph, key: int, unit: str = CHAPTER,
