@@ -333,14 +333,13 @@ def is_back_matter(breadcrumb: list[str], text: str) -> bool:
     """Return True if the section of this breadcrumb and own text is about the book rather
     than its subject (its parent sections are judged by their own texts as well)."""
     *above, title = breadcrumb or [""]
-    if any(BACK_MATTER.match(t) for t in breadcrumb) or (above and LISTS.match(above[0])):
+    top = above[0] if above else title  # the chapter (or part) it is in, or itself
+    if any(BACK_MATTER.match(t) for t in breadcrumb) or RIGHTS.match(top):
         return True
-    if RIGHTS.match(breadcrumb[0] if breadcrumb else ""):
+    if LISTS.match(top):  # the book's own list, or a section of it
         return True
     if not LISTS.match(title):
         return False
-    if not above:
-        return True
     columns = len(text) + len(_CJK.findall(text))
     listed = len(_LISTED.findall(text)) * 1000 / max(columns, 1)
     return columns >= _LISTED_FROM_COLUMNS and listed >= LISTED_PER_1000
