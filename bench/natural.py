@@ -13,7 +13,10 @@ how they are scored, and this module does exactly that:
 - which_book: the first recommended book is the wanted one.
 
 Each kind is reported by the question's language, with the time to the first
-result and to the guide (the written answer composed from the places).
+result and to the guide (the written answer composed from the places). The
+table says whether the local model's index terms were asked for
+(``LIBRARIAN_QUERY_TERMS``, ``retrieval.suggest``): with them, the time to the
+first result includes the model's.
 """
 
 import json
@@ -25,7 +28,7 @@ from collections import defaultdict
 from difflib import SequenceMatcher
 from pathlib import Path
 
-from retrieval import iter_results
+from retrieval import iter_results, suggest
 from retrieval.results import Answer, Result
 
 KINDS = ("lookup", "range", "multi", "which_book")
@@ -122,9 +125,10 @@ def run(questions: list[dict], ids: dict[str, int]) -> dict:
     for question in questions:
         results, answer, first, done = ask(question["query"])
         row = score(question, results, answer, ids)
-        row.update(first_ms=round(1000 * first), guide_ms=round(1000 * (done - first)))
+        row.update(first_ms=round(1000 * first), guide_ms=round(1000 * (done - first)),
+                   suggested=list(answer.suggested) if answer else [])
         rows.append(row)
-    return {"rows": rows, "summary": summarise(rows)}
+    return {"rows": rows, "summary": summarise(rows), "suggested": suggest.enabled()}
 
 
 def _share(rows, name) -> str:
@@ -161,7 +165,9 @@ def _quantile(values, q):
 
 def report(figures: dict) -> str:
     rows, summary = figures["rows"], figures["summary"]
-    lines = ["", f"Natural questions ({len(rows)}, each asked of the whole shelf)",
+    terms = "with" if figures.get("suggested") else "without"
+    lines = ["", f"Natural questions ({len(rows)}, each asked of the whole shelf, {terms} the "
+             "local model's index terms)",
              f"  {'kind':12}{'lang':6}{'n':>4}{'hit@1':>9}{'hit@5':>9}{'other':>22}"]
     for kind in KINDS:
         for lang in ("en", "ja", "all"):

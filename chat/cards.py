@@ -137,7 +137,10 @@ def guide(outcome, shown: list[dict]) -> dict | None:
         data["n"] = numbers.get((data["book_id"], data["page_start"], data["page_end"],
                                  tuple(data["breadcrumb"])))
         places.append(data)
-    return {"text": outcome.guide, "language": outcome.language, "places": places}
+    stored = {"text": outcome.guide, "language": outcome.language, "places": places}
+    if outcome.suggested:
+        stored["suggested"] = list(outcome.suggested)
+    return stored
 
 
 def picks(value) -> list[dict]:
@@ -177,9 +180,11 @@ def recommendation_text(value) -> str:
 
 LABELS = {
     "en": {"title": "Where to read", "first": "Read first:", "also": "Also:", **HOW["en"],
-           "pages": "pages", "sections": "Its sections:", "model_note": ""},
+           "pages": "pages", "sections": "Its sections:", "model_note": "",
+           "suggested": "Also searched for the local model's terms:"},
     "ja": {"title": "どこを読むか", "first": "【推薦】", "also": "【代替】", **HOW["ja"],
-           "pages": "ページ", "sections": "含まれる節：", "model_note": ""},
+           "pages": "ページ", "sections": "含まれる節：", "model_note": "",
+           "suggested": "ローカルモデルが挙げた語でも検索しました："},
 }
 
 
@@ -238,4 +243,6 @@ def guide_view(stored, recommendation, message_id=None) -> dict | None:
                 picks[0]["n"], picks[0]["anchor"] = place["n"], place["anchor"]
             places.append(place)
     return {"language": language, "labels": labels, "picks": picks[:3], "places": places,
-            "text": stored["text"], "model_note": str(stored.get("model_note") or "")}
+            "text": stored["text"], "model_note": str(stored.get("model_note") or ""),
+            "suggested": [str(term) for term in stored.get("suggested") or []
+                          if isinstance(term, str)]}

@@ -21,6 +21,8 @@ class Outcome:
     places: tuple = ()
     """The results the guide points to."""
     language: str = "en"
+    suggested: tuple = ()
+    """The index terms the local model suggested, searched beside the question's words."""
 
 
 def search(question: str, *, user=None, book_ids=None, context=None) -> Generator:
@@ -45,4 +47,5 @@ def outcome(answer) -> Outcome:
         guide=str(getattr(answer, "guide", "") or ""),
         places=tuple(getattr(answer, "places", None) or ()),
         language=str(getattr(answer, "language", "en") or "en"),
+        suggested=tuple(str(term) for term in getattr(answer, "suggested", None) or ()),
     )

@@ -35,6 +35,7 @@ from llm.runtime import (
     ask,
     load,
     model_path,
+    on_gpu,
     parse_json,
 )
 

@@ -6,6 +6,7 @@ import logging
 import os
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -82,19 +83,21 @@ class Model:
         self.path = path
         self.lock = threading.Lock()
 
-    def create_chat_completion(self, **kwargs):
+    def create_chat_completion(self, wait: float | None = None, **kwargs):
         """Call Llama.create_chat_completion under the model's lock.
 
         With stream=True the lock is held until the returned iterator is
-        exhausted or closed: close it when giving up early.
+        exhausted or closed: close it when giving up early. wait: the most
+        seconds to wait for another caller to finish (raises LlmTimeout), for
+        a reader who should not wait behind a book's verification.
         """
         if kwargs.get("stream"):
-            return self._stream(kwargs)
-        with self.lock:
+            return self._stream(kwargs, wait)
+        with self._held(wait):
             return self.llama.create_chat_completion(**kwargs)
 
-    def _stream(self, kwargs):
-        with self.lock:
+    def _stream(self, kwargs, wait):
+        with self._held(wait):
             chunks = self.llama.create_chat_completion(**kwargs)
             try:
                 yield from chunks
@@ -102,6 +105,15 @@ class Model:
                 close = getattr(chunks, "close", None)
                 if close:
                     close()
+
+    @contextmanager
+    def _held(self, wait):
+        if not self.lock.acquire(timeout=-1 if wait is None else wait):
+            raise LlmTimeout(f"the model was busy for {wait:.1f} s")
+        try:
+            yield
+        finally:
+            self.lock.release()
 
     def count_tokens(self, messages: list[dict]) -> int:
         """Return about how many tokens the messages take (contents only, no template)."""
@@ -175,6 +187,18 @@ def _load(config: LlmConfig) -> Model | None:
     logger.info("Loaded the language model %s in %.1f s (%s threads, %s GPU layers)",
                 path.name, time.monotonic() - started, config.threads, layers)
     return Model(llama, path)
+
+
+def on_gpu() -> bool:
+    """Return True if the model runs on a GPU: llama.cpp can offload and
+    LIBRARIAN_LLM_GPU_LAYERS does not keep every layer on the CPU."""
+    from django.conf import settings
+
+    try:
+        import llama_cpp
+    except ImportError:
+        return False
+    return bool(llama_cpp.llama_supports_gpu_offload()) and settings.LIBRARIAN_LLM_GPU_LAYERS != 0
 
 
 def ask(model, messages: list[dict], schema: dict, *, max_tokens: int,

@@ -17,7 +17,7 @@ from django.db.models import Q
 from books.models import Book, Page
 from retrieval import books as named_books
 from retrieval import (analysis, embeddings, followups, guide, lexical, names, narrowing, query,
-                       quotes, recommend, units)
+                       quotes, recommend, suggest, units)
 from retrieval.parts import PART_CHOICES, assigned
 from retrieval.query import AGGREGATE, COMPARE, NAVIGATE, RANGE, WHICH_BOOK
 from retrieval.rank import Question, pool
@@ -124,6 +124,7 @@ class _Reading:
         self.named = named_books.named(text, self.refs, self.names)
         self.strong = [pk for pk, weight in self.named.items() if weight >= STRONG]
         self.scored = []
+        self._suggested = None
         self.picks = None
         self.parts = []
         """(part, its places best first) for each part of a comparison."""
@@ -136,8 +137,17 @@ class _Reading:
         explicit = [ref for ref in self.refs
                     if any(named[pk] >= named_books.EXPLICIT and set(analysis.terms(ref)) &
                            self.names[pk] for pk in named)]
+        # The model's terms are for the question as asked, not for a part or topic of it.
+        suggested = self.suggested() if text == self.text else ()
         return Question.of(text, named, self._book_words(named), beginner=self.plan.beginner,
-                           meant=query.without_refs(text, explicit) if explicit else None)
+                           meant=query.without_refs(text, explicit) if explicit else None,
+                           suggested=suggested)
+
+    def suggested(self) -> list[str]:
+        """Return the index terms the local model suggests for the question, asked once."""
+        if self._suggested is None:
+            self._suggested = suggest.terms(self.text)
+        return self._suggested
 
     def _book_words(self, named) -> set[str]:
         """Return the words that name books rather than say what is asked: the named
@@ -273,6 +283,7 @@ class _Reading:
     def finish(self, answer) -> None:
         """Fill in the books to read first, the places the guide points to, and the guide."""
         answer.recommendation = self.recommend(answer)
+        answer.suggested = list(self._suggested or [])
         answer.places = _places(answer, self._part_places(answer))
         answer.guide = guide.compose(answer)
 
@@ -386,7 +397,8 @@ def _result(shelf, found: Found, labels, quote: bool, quoted: int | None = None,
         inner = quotes.quote(index.full(quoted), index, found.question, closely=closely)
         if inner and quotes.held(inner, found.question) > quotes.held(said, found.question):
             said = inner
-    terms = [*found.question.terms, *found.question.translated] if found.question else []
+    terms = ([*found.question.terms, *found.question.translated, *found.question.suggested]
+             if found.question else [])
     book = shelf.books[found.book_id]
     subsections = [{"title": index.chunks[k].title, "page_start": index.chunks[k].page_start,
                     "page_end": index.chunks[k].page_end} for k in chunk.children] if found.unit else []

@@ -51,6 +51,7 @@ class AnswerOut(Schema):
     alternatives: list[PickOut]
     places: list[PlaceOut]
     guide: str
+    suggested: list[str]
     results: list[Result]
     note: str
     answer: str | None

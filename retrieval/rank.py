@@ -54,6 +54,11 @@ NAMED_OUTRIGHT = 5.0
 するには？」, beamer's "Mode Specifications" and gnuplot's "Timestamp" (vertical, written)
 stood before the LuaTeX-ja manual's chapter on vertical typesetting, which never writes
 縦書き. The natural and known-item figures are the same at e^3 and e^5."""
+SUGGESTED = 1.0
+"""The weight of each index term the local model suggests (``retrieval.suggest``), beside
+the question's own words at 1. On the natural lookups of the dev books, with one run's
+terms kept and reused: 33/40 first at 0.75 and at 1 (31 without them), 31 at 1.25, 28 at
+2 (the model's noise, "backup" for going on holiday, outweighs the question)."""
 BACK_MATTER = 0.3
 AGREED = 2.0
 """An English question is read by two encoders; the section both put first counts this
@@ -110,11 +115,16 @@ class Question:
     """Groups of translated terms that count only together (``bilingual.Translation``)."""
     bound: set = field(default_factory=set)
     """The translated terms that count only in their groups."""
+    suggested: dict = field(default_factory=dict)
+    """The terms of the index terms the local model suggested (``retrieval.suggest``) that
+    the question does not hold → SUGGESTED: they count in the words signal only."""
 
     @classmethod
-    def of(cls, text: str, named=None, book_words=(), beginner=False, meant=None) -> "Question":
+    def of(cls, text: str, named=None, book_words=(), beginner=False, meant=None,
+           suggested=()) -> "Question":
         """meant: the text the encoders read (the question without the names of the books it
-        names: in a vector, a book's name pulls toward the sections about the book itself)."""
+        names: in a vector, a book's name pulls toward the sections about the book itself);
+        suggested: the model's index terms for the question."""
         terms = analysis.question_terms(text)
         kept = [t for t in terms if t not in book_words] or terms
         english = not _CJK.search(text)
@@ -124,8 +134,11 @@ class Question:
         translated = {t: w for t, w in translation.weights.items()
                       if t not in book_words and t not in kept}
         together = [g for g in translation.together if set(g) <= set(translated)]
+        extra = analysis.question_terms(" ".join(suggested)) if suggested else []
+        suggested = {t: SUGGESTED for t in extra if t not in book_words and t not in kept}
         return cls(text, kept, vectors, dict(named or {}), english, beginner,
-                   translated=translated, together=together, bound=set(translation.bound))
+                   translated=translated, together=together, bound=set(translation.bound),
+                   suggested=suggested)
 
 
 @dataclass
@@ -168,6 +181,8 @@ def _candidates(question, shelf, book_ids) -> dict:
     """Return (book id, key) → BM25 for the candidates of every signal (0: not by words)."""
     found = {}
     free = {t: w for t, w in question.translated.items() if t not in question.bound}
+    for term, weight in question.suggested.items():
+        free[term] = max(free.get(term, 0.0), weight)
     groups = [{t: question.translated[t] for t in group} for group in question.together]
     for hit in shelf.words(question.terms, book_ids, LEXICAL_POOL, free, groups):
         found[(hit.book_id, hit.key)] = hit.score
@@ -249,7 +264,7 @@ def _unnamed(question, shelf, pairs, words) -> np.ndarray:
     holding = shelf.books_holding(names, book_ids) if names else set()
     if not holding:
         return np.ones(len(pairs))
-    if question.translated:  # the scores mix in translations: ask for the own words alone
+    if question.translated or question.suggested:  # the scores mix in others: own words alone
         own = {(hit.book_id, hit.key)
                for hit in shelf.words(question.terms, list(book_ids), LEXICAL_POOL)}
     else:

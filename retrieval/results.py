@@ -83,6 +83,9 @@ class Answer:
     """Where to read: the best place, one for each part asked for, or the unit asked for."""
     guide: str = ""
     """The written answer, composed by code from the recommendation and the places."""
+    suggested: list[str] = field(default_factory=list)
+    """The index terms the local model suggested and the search counted beside the
+    question's own words (``retrieval.suggest``); empty where it is off."""
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -144,7 +147,9 @@ def answer_json(answer, text) -> dict:
     ``places``: where to read, each with book, breadcrumb, physical and
     printed range, the quoted sentence and (asked for several things) the part
     of the question it answers; ``guide``: the written answer
-    composed from them; ``results``: every place found, best first.
+    composed from them; ``suggested``: the index terms the local model suggested
+    and the search counted (empty where it is off); ``results``: every place found,
+    best first.
     """
     picks = answer.recommendation or []
     return {
@@ -154,6 +159,7 @@ def answer_json(answer, text) -> dict:
         "alternatives": [pick_json(pick) for pick in picks[1:]],
         "places": [place_json(r) for r in answer.places],
         "guide": answer.guide,
+        "suggested": list(answer.suggested),
         "results": [{name: getattr(r, name) for name in RESULT_FIELDS} for r in answer.results],
         "note": answer.note,
         "answer": text,

@@ -84,15 +84,9 @@ def enabled() -> bool:
         return False
     if choice == "on":
         return True
-    return _gpu()  # auto: only where the model runs on a GPU, fast enough to help
+    import llm
 
-
-def _gpu() -> bool:
-    try:
-        import llama_cpp
-    except ImportError:
-        return False
-    return bool(llama_cpp.llama_supports_gpu_offload()) and settings.LIBRARIAN_LLM_GPU_LAYERS != 0
+    return llm.on_gpu()  # auto: only where the model runs on a GPU, fast enough to help
 
 
 def _field(result, name, default=""):

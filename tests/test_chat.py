@@ -232,6 +232,27 @@ def test_the_guide_says_where_to_read_with_quotes_and_downloads(bob, bob_client,
     assert "The bowline makes a fixed loop at the end of a rope." in html
     assert "Download pages 1–2 (PDF)" in html and "start=3&amp;end=4" in html
     assert "quote=The%20bowline" in html  # the quote opens its page with the sentence marked
+    assert "guide-suggested" not in html  # the model suggested no terms
+
+
+@pytest.mark.parametrize("language,label", [
+    ("en", "Also searched for the local model&#x27;s terms: <span class=\"term\">cleat hitch</span>"
+           ", <span class=\"term\">&lt;mooring&gt;</span>"),
+    ("ja", "ローカルモデルが挙げた語でも検索しました： <span class=\"term\">cleat hitch</span>"
+           "、<span class=\"term\">&lt;mooring&gt;</span>"),
+])
+def test_the_guide_names_the_terms_the_model_suggested(bob, bob_client, monkeypatch, boats,
+                                                       language, label):
+    place = result(boats)
+    outcome = retrieve.Outcome(type="lookup", context={}, guide="1.1 Bowline in boats [1]",
+                               places=(place,), language=language,
+                               suggested=("cleat hitch", "<mooring>"))
+    monkeypatch.setattr(retrieve, "search", FakeRetrieval([place], outcome))
+    data = ask_json(bob_client, "How do I make my boat fast to the dock?")
+    _, events = read_stream(bob, stream_url(data))
+    assert label in dict(events)["guide"]["html"]
+    stored = Message.objects.get(pk=data["answer"]).guide
+    assert stored["suggested"] == ["cleat hitch", "<mooring>"]
 
 
 def test_releasing_closes_the_connection_outside_a_transaction(transactional_db, monkeypatch):

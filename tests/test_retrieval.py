@@ -15,7 +15,7 @@ from books.models import Book, Heading, Page
 from books.signals import headings_changed
 from indexing.models import StageRun
 from indexing.stages import STAGES
-from retrieval import embeddings, store
+from retrieval import embeddings, store, suggest
 from tests.toc.pages import line, page
 
 pytestmark = pytest.mark.django_db
@@ -374,6 +374,35 @@ def test_the_benchmark_asks_known_item_questions(sailing, tmp_path):
     assert lines[0] == "gone: no book; skipped" and "section hit@1" in lines[-1]
 
 
+@pytest.mark.parametrize("terms", ["", "mooring, cleat hitch"])
+def test_the_benchmark_asks_natural_questions(sailing, tmp_path, settings, monkeypatch, terms):
+    import llm
+    from bench import natural
+
+    settings.LIBRARIAN_LLM_MODEL, settings.LIBRARIAN_QUERY_TERMS = "embedded", "on"
+    monkeypatch.setattr(llm, "load", lambda: FakeModel([terms]) if terms else None)
+    suggest._suggested.cache_clear()
+    (tmp_path / "questions").mkdir()
+    want = {"book_id": "sail", "breadcrumb": ["2 Knots", "2.2 Cleat hitch"],
+            "title": "Cleat hitch", "page_start": 5, "page_end": 5}
+    asked = [{"qid": "n1", "kind": "lookup", "lang": "en", "want": [want],
+              "query": "How do I make my boat fast to the dock?"},
+             {"qid": "n2", "kind": "lookup", "lang": "en", "want": [{**want, "book_id": "gone"}],
+              "query": "Where is the chapter on anchors?"}]
+    (tmp_path / "questions" / "natural.jsonl").write_text(
+        "".join(json.dumps(q) + "\n" for q in asked))
+    lines = []
+    figures = natural.bench(tmp_path, lambda bid: sailing if bid == "sail" else None,
+                            lines.append)
+    suggest._suggested.cache_clear()
+    assert lines[0] == "natural questions: no book for gone; their questions are skipped"
+    (row,) = figures["rows"]
+    assert row["hit1"] is bool(terms) and row["suggested"] == ([] if not terms else
+                                                                ["mooring", "cleat hitch"])
+    assert "with the local model's index terms" in lines[1]
+    assert f"lookup      all      1{'1/1' if terms else '0/1':>9}" in lines[1]
+
+
 def test_the_model_splits_a_comparison_the_rules_cannot(shelf, monkeypatch):
     import llm
 
@@ -528,3 +557,116 @@ def test_a_pages_running_heads_stay_searchable_but_are_never_quoted(db):
     assert result.quote == "A bowline makes a fixed loop that never slips, at the end of a line."
     assert result.quote_page == 2
     assert "HANDBOOK" not in result.excerpt
+
+
+class FakeModel:
+    """A local model that streams a reply (its answer to any question) piece by piece."""
+
+    def __init__(self, pieces, finish="stop", fail=None):
+        self.pieces, self.finish, self.fail, self.asked = pieces, finish, fail, []
+
+    def create_chat_completion(self, messages, stream, **options):
+        assert stream and options["max_tokens"] == suggest.MAX_TOKENS
+        self.asked.append(messages[-1]["content"])
+        if self.fail:
+            raise self.fail
+        for n, piece in enumerate(self.pieces, 1):
+            last = n == len(self.pieces)
+            yield {"choices": [{"delta": {"content": piece},
+                                "finish_reason": self.finish if last else None}]}
+
+
+@pytest.fixture
+def suggesting(settings, monkeypatch):
+    """Switch the model's terms on, with the model a test sets (model.pieces)."""
+    import llm
+
+    settings.LIBRARIAN_LLM_MODEL, settings.LIBRARIAN_QUERY_TERMS = "embedded", "on"
+    model = FakeModel([])
+    monkeypatch.setattr(llm, "load", lambda: model)
+    suggest._suggested.cache_clear()
+    yield model
+    suggest._suggested.cache_clear()
+
+
+@pytest.mark.parametrize("text,cut,terms", [
+    ("pause, breakpoint, debugger", False, ("pause", "breakpoint", "debugger")),
+    ("1. cron\n2. `crontab`\n- Cron", False, ("cron", "crontab")),
+    ("例外処理、try、 「except」", False, ("例外処理", "try", "except")),
+    ("hold, apt-mark hold, dpkg --set-sel", True, ("hold", "apt-mark hold")),
+    ("x" * 41 + ", a, b, c, d, e, f, g, h, i", False, ("a", "b", "c", "d", "e", "f", "g", "h")),
+    ("", False, ()),
+])
+def test_the_models_list_is_read_term_by_term(text, cut, terms):
+    assert suggest.parse(text, cut=cut) == terms
+
+
+def test_the_models_terms_are_asked_for_only_where_switched_on(settings, monkeypatch):
+    import llm
+
+    monkeypatch.setattr(llm, "on_gpu", lambda: False)
+    settings.LIBRARIAN_LLM_MODEL = "embedded"
+    for choice, expected in (("auto", False), ("on", True), ("off", False)):
+        settings.LIBRARIAN_QUERY_TERMS = choice
+        assert suggest.enabled() is expected
+    settings.LIBRARIAN_QUERY_TERMS = "auto"
+    monkeypatch.setattr(llm, "on_gpu", lambda: True)
+    assert suggest.enabled()
+    settings.LIBRARIAN_LLM_MODEL = "none"
+    assert not suggest.enabled() and suggest.terms("How do I moor?") == []
+
+
+def test_a_failing_late_or_absent_model_suggests_nothing(suggesting, settings, monkeypatch):
+    import llm
+
+    suggesting.pieces = ["cleat", " hitch, mooring"]
+    assert suggest.terms("How do I moor?") == ["cleat hitch", "mooring"]
+    assert suggest.terms("How do I moor?") == ["cleat hitch", "mooring"]
+    assert suggesting.asked == ["How do I moor?"]  # asked once
+    suggesting.fail = RuntimeError("llama_decode returned -1")
+    assert suggest.terms("How do I reef?") == []
+    suggesting.fail, suggesting.pieces = None, ["reef"] * 5
+    clock = iter(range(0, 100, 5))
+    monkeypatch.setattr(suggest.time, "monotonic", lambda: next(clock))
+    settings.LIBRARIAN_QUERY_TERMS_SECONDS = 8.0
+    assert suggest.terms("How do I reef in a gale?") == []  # late: past 8 s at the second piece
+    monkeypatch.setattr(llm, "load", lambda: None)
+    assert suggest.terms("How do I heave to?") == []
+
+
+def test_a_reader_does_not_wait_behind_a_books_verification(suggesting, settings, monkeypatch):
+    import llm
+
+    model = llm.Model(suggesting, path=None)  # the fake llama behind the real lock
+    suggesting.pieces = ["mooring"]
+    monkeypatch.setattr(llm, "load", lambda: model)
+    settings.LIBRARIAN_QUERY_TERMS_SECONDS = 0.05
+    with model.lock:  # a worker's call holds the model
+        assert suggest.terms("How do I moor?") == []
+    assert not model.lock.locked()
+    assert suggest.terms("How do I moor alongside?") == ["mooring"]
+
+
+def test_the_models_terms_find_a_section_the_question_never_names(suggesting, shelf, bob_client):
+    question = "How do I make my boat fast to the dock?"
+    suggesting.pieces = ["mooring, ", "cleat hitch"]
+    answer = retrieval.ask(question)
+    assert first(answer) == ("Sailing Handbook", "2.2 Cleat hitch")
+    assert answer.suggested == ["mooring", "cleat hitch"]
+    assert {"cleat", "hitch"} <= {t.lower() for t in answer.results[0].terms}  # marked
+    body = bob_client.get("/api/ask", {"q": question, "synthesize": "false"}).json()
+    assert body["suggested"] == ["mooring", "cleat hitch"]
+    assert body["results"][0]["breadcrumb"][-1] == "2.2 Cleat hitch"
+    out = StringIO()
+    call_command("ask", question, stdout=out)
+    assert "Also searched for the local model's terms: mooring, cleat hitch" in out.getvalue()
+    suggesting.pieces = []  # the same question, the model suggesting nothing
+    suggest._suggested.cache_clear()
+    assert first(retrieval.ask(question)) != ("Sailing Handbook", "2.2 Cleat hitch")
+
+
+def test_the_models_terms_count_beside_the_questions_own_words(suggesting, sailing):
+    """A wrong suggestion does not outweigh the question: it counts as one more word."""
+    suggesting.pieces = ["cleat hitch"]
+    answer = retrieval.ask("Which knot makes a fixed loop at the end of a rope?")
+    assert first(answer) == ("Sailing Handbook", "2.1 Bowline")

@@ -33,6 +33,9 @@ class Command(BaseCommand):
     def _print(self, answer, payload):
         if answer.guide:
             self.stdout.write(answer.guide + "\n")
+        if answer.suggested:
+            self.stdout.write("Also searched for the local model's terms: "
+                              + ", ".join(answer.suggested) + "\n")
         for number, result in enumerate(payload["results"], 1):
             pages = f"pp. {result['page_start']}–{result['page_end']} of the PDF"
             if result["printed_start"]:
