@@ -10,7 +10,7 @@ from django.dispatch import receiver
 from books.models import Book
 from books.signals import headings_changed
 from librarian.signals import serving
-from retrieval import store
+from retrieval import store, suggest
 
 logger = logging.getLogger(__name__)
 
@@ -38,6 +38,8 @@ def _warm() -> None:
     try:
         count = store.warm()
         logger.info("Ready to answer questions on %d book(s)", count)
+        if suggest.warm():
+            logger.info("The local model is loaded to suggest index terms")
     except Exception:
         logger.exception("Could not load the question indexes ahead")
     finally:

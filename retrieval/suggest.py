@@ -50,6 +50,14 @@ def enabled() -> bool:
     return choice == "on" or llm.on_gpu()
 
 
+def warm() -> bool:
+    """Load the model now if questions are to be given its terms (the first question should
+    not wait for it); return True if it is loaded."""
+    import llm
+
+    return enabled() and llm.load() is not None
+
+
 def terms(question: str) -> list[str]:
     """Return the terms the model suggests for question ([] when it is off, absent or late)."""
     if not enabled() or not question.strip():

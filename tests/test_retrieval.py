@@ -422,6 +422,22 @@ def test_warming_loads_every_recent_books_index(shelf):
     assert all(any(key[1] == book.pk for key in store._loaded) for book in shelf)
 
 
+def test_a_served_process_loads_the_model_ahead_only_to_suggest_terms(settings, monkeypatch):
+    import llm
+
+    from retrieval import signals
+
+    loads = []
+    monkeypatch.setattr(llm, "load", lambda: loads.append(1) or object())
+    monkeypatch.setattr(store, "warm", lambda: 0)
+    settings.LIBRARIAN_QUERY_TERMS = "off"
+    signals._warm()
+    assert loads == [] and not suggest.warm()
+    settings.LIBRARIAN_LLM_MODEL, settings.LIBRARIAN_QUERY_TERMS = "embedded", "on"
+    signals._warm()
+    assert loads == [1]
+
+
 def test_headings_changed_while_the_index_is_built_are_not_missed(sailing, monkeypatch):
     from indexing.stages.embed import EmbedStage
 
