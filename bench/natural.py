@@ -16,7 +16,9 @@ Each kind is reported by the question's language, with the time to the first
 result and to the guide (the written answer composed from the places). The
 table says whether the local model's index terms were asked for
 (``LIBRARIAN_QUERY_TERMS``, ``retrieval.suggest``): with them, the time to the
-first result includes the model's.
+first result includes the model's. Where the terms come after the cards, each
+lookup is asked again with them (``retrieval.refine``) and the table says how
+often the place they put first, where it is not card [1], is the wanted one.
 """
 
 import json
@@ -28,7 +30,7 @@ from collections import defaultdict
 from difflib import SequenceMatcher
 from pathlib import Path
 
-from retrieval import iter_results, suggest
+from retrieval import iter_results, refine, suggest
 from retrieval.results import Answer, Result
 
 KINDS = ("lookup", "range", "multi", "which_book")
@@ -127,8 +129,14 @@ def run(questions: list[dict], ids: dict[str, int]) -> dict:
         row = score(question, results, answer, ids)
         row.update(first_ms=round(1000 * first), guide_ms=round(1000 * (done - first)),
                    suggested=list(answer.suggested) if answer else [])
+        if question["kind"] == "lookup" and answer and suggest.when() == suggest.AFTER:
+            refined = refine(question["query"], answer.shown())
+            offered = refined.place if refined else None
+            row["offered"] = None if offered is None else matches(
+                offered, question["want"][0], ids.get(question["want"][0]["book_id"]))
+            row["suggested"] = list(refined.terms) if refined else []
         rows.append(row)
-    return {"rows": rows, "summary": summarise(rows), "suggested": suggest.enabled()}
+    return {"rows": rows, "summary": summarise(rows), "suggested": suggest.when()}
 
 
 def _share(rows, name) -> str:
@@ -165,9 +173,10 @@ def _quantile(values, q):
 
 def report(figures: dict) -> str:
     rows, summary = figures["rows"], figures["summary"]
-    terms = "with" if figures.get("suggested") else "without"
-    lines = ["", f"Natural questions ({len(rows)}, each asked of the whole shelf, {terms} the "
-             "local model's index terms)",
+    terms = {suggest.BEFORE: "with the local model's index terms",
+             suggest.AFTER: "the local model's index terms after the cards"}.get(
+        figures.get("suggested"), "without the local model's index terms")
+    lines = ["", f"Natural questions ({len(rows)}, each asked of the whole shelf, {terms})",
              f"  {'kind':12}{'lang':6}{'n':>4}{'hit@1':>9}{'hit@5':>9}{'other':>22}"]
     for kind in KINDS:
         for lang in ("en", "ja", "all"):
@@ -185,6 +194,13 @@ def report(figures: dict) -> str:
     lat = summary["latency_ms"]
     lines.append(f"  first card p50 {lat['first_p50']} ms, p95 {lat['first_p95']} ms; "
                  f"guide after it p50 {lat['guide_p50']} ms, p95 {lat['guide_p95']} ms")
+    offered = [r for r in rows if r.get("offered") is not None]
+    if figures.get("suggested") == suggest.AFTER:
+        right = sum(bool(r["offered"]) for r in offered)
+        fixed = sum(bool(r["offered"]) and not r["hit1"] for r in offered)
+        lines.append(f"  after the cards, the model's terms put another place first in "
+                     f"{len(offered)} lookups: the wanted one in {right} ({fixed} where card [1] "
+                     "had missed it)")
     misses = [r for r in rows if not r.get("hit1")]
     lines.append(f"  missed at 1 ({len(misses)}):")
     for row in misses:

@@ -3,11 +3,13 @@
 The events, in order: a `card` per place found (as soon as retrieval has it),
 `recommendation` when several books cover the question, `guide` (the written
 answer composed from the places: where to read, the quoted sentences, the
-downloads), `cards` once the places are all known, then, where a model is
-switched on (``retrieval.synthesis.enabled``), `writing` while it writes and
+downloads), `cards` once the places are all known; where the model's index
+terms come after the cards (``retrieval.suggest``), `writing` while it thinks
+of them and `refined` when they put another place first; then, where a model
+is switched on (``retrieval.synthesis.enabled``), `writing` while it writes and
 its checked `answer`, and `done`; or `error` with a plain message. The
-database connection is closed before the model starts writing, and opened
-again only to store the answer.
+database connection is closed before the model is asked, and opened again
+only to store what it gave.
 """
 
 import json
@@ -83,9 +85,9 @@ def events(answer_id: int) -> Iterator[Event]:
 
 def _write(answer: Message, written: dict) -> Iterator[Event]:
     question = actions.question_of(answer).text
-    found = retrieve.search(question, user=answer.conversation.user,
-                            book_ids=answer.book_ids or None,
-                            context=actions.previous_context(answer))
+    asked = {"user": answer.conversation.user, "book_ids": answer.book_ids or None,
+             "context": actions.previous_context(answer)}
+    found = retrieve.search(question, **asked)
     page_counts: dict[int, int] = {}
     answer.results = []
     while True:
@@ -112,6 +114,18 @@ def _write(answer: Message, written: dict) -> Iterator[Event]:
     if answer.guide:
         yield Event("guide", {"html": _render("guide", answer)})
     yield Event("cards", {"count": len(answer.results), "html": _render("summary", answer)})
+    if answer.results and outcome.type == "lookup" and retrieve.refining():
+        release_connection()
+        yield Event("writing", {"message": _refining(outcome.language)})
+        shown = [(c["book_id"], c["heading_id"], c["page_start"], c["page_end"])
+                 for c in answer.results]
+        refined = retrieve.refine(question, shown, **asked)
+        if refined and refined.place:
+            answer.guide = {**(answer.guide or {}), "refined": {
+                "terms": list(refined.terms), "n": refined.card,
+                "place": cards.card(refined.place, refined.card or 0)}}
+            answer.save(update_fields=["guide", "updated_at"])
+            yield Event("refined", {"html": _render("refined", answer)})
     if answer.results and synthesis.enabled():
         release_connection()
         yield Event("writing", {"message": _writing(outcome.language)})
@@ -120,6 +134,11 @@ def _write(answer: Message, written: dict) -> Iterator[Event]:
     _store(answer, written, Message.Status.DONE, "")
     yield Event("answer", {"html": _render("synthesis", answer)})
     yield Event("done", {})
+
+
+def _refining(language: str) -> str:
+    return "ローカルモデルが別の言い方を探しています…" if language == "ja" else \
+        "The local model is looking for other words for it…"
 
 
 def _writing(language: str) -> str:
@@ -158,6 +177,8 @@ def replay(answer: Message) -> Iterator[Event]:
     if answer.guide:
         yield Event("guide", {"html": _render("guide", answer)})
     yield Event("cards", {"count": len(answer.results), "html": _render("summary", answer)})
+    if (answer.guide or {}).get("refined"):
+        yield Event("refined", {"html": _render("refined", answer)})
     if answer.status == Message.Status.FAILED:
         yield Event("error", {"message": answer.error or FAILED_MESSAGE})
         return

@@ -201,6 +201,28 @@ def _in_japanese(place: dict) -> dict:
                             else f"PDFの{place['quote_page']}ページ") if place["quote_page"] else ""}
 
 
+def refined_view(stored, message_id=None) -> dict | None:
+    """Return the place the local model's terms put first after the cards, as the template
+    shows it (None where they put none there): the terms, the place, its card's number."""
+    refined = stored.get("refined") if isinstance(stored, dict) else None
+    if not isinstance(refined, dict) or not isinstance(refined.get("place"), dict):
+        return None
+    language = "ja" if stored.get("language") == "ja" else "en"
+    place = present(card(refined["place"], refined.get("n") or 0), message_id)
+    if language == "ja":
+        place = _in_japanese(place)
+    terms = [str(term) for term in refined.get("terms") or [] if isinstance(term, str)]
+    return {"language": language, "terms": terms, "place": place, "cited": bool(refined.get("n")),
+            "crumb": " › ".join(place["breadcrumb"]),
+            "lead": REFINED[language]}
+
+
+REFINED = {
+    "en": "Searched again with the local model's terms for it, this comes first:",
+    "ja": "ローカルモデルが挙げた語で検索し直すと、次の箇所が最初に来ます：",
+}
+
+
 def guide_view(stored, recommendation, message_id=None) -> dict | None:
     """Return the guide as the template shows it: labels in its language, the books to read
     first with their places, and the places with their quotes and downloads."""

@@ -36,6 +36,21 @@ def search(question: str, *, user=None, book_ids=None, context=None) -> Generato
     return Outcome()
 
 
+def refining() -> bool:
+    """Return True if the local model's terms may offer a better place after the cards."""
+    from retrieval import suggest
+
+    return suggest.when() == suggest.AFTER
+
+
+def refine(question: str, shown, *, user=None, book_ids=None, context=None):
+    """Return what the model's terms change (``retrieval.refine``): None, or its terms and
+    the place that comes first with them where card [1] is another (.place, .card)."""
+    import retrieval
+
+    return retrieval.refine(question, shown, user=user, book_ids=book_ids, context=context)
+
+
 def outcome(answer) -> Outcome:
     """Return the parts of a retrieval answer that chat keeps besides the results."""
     state = getattr(answer, "context", None)

@@ -35,8 +35,9 @@ LIBRARIAN_MAX_CLIP_PAGES = env_int("MAX_CLIP_PAGES", 300, minimum=1, maximum=10_
 LIBRARIAN_ANSWER_MODEL = env_choice("ANSWER_MODEL", "auto", ("auto", "on", "off"))
 LIBRARIAN_ANSWER_MAX_TOKENS = env_int("ANSWER_MAX_TOKENS", 300, minimum=16, maximum=4096)
 LIBRARIAN_ANSWER_SECONDS = env_float("ANSWER_SECONDS", 60.0, minimum=1.0, maximum=3600)
-# Index terms the local model suggests for a question (retrieval.suggest): auto = on a GPU.
-LIBRARIAN_QUERY_TERMS = env_choice("QUERY_TERMS", "auto", ("auto", "on", "off"))
+# Index terms the local model suggests for a question (retrieval.suggest): before the cards
+# ("on"), after them ("after"), or "off"; auto: before on a GPU, after on a CPU.
+LIBRARIAN_QUERY_TERMS = env_choice("QUERY_TERMS", "auto", ("auto", "on", "after", "off"))
 LIBRARIAN_QUERY_TERMS_SECONDS = env_float("QUERY_TERMS_SECONDS", 8.0, minimum=0.1, maximum=600)
 
 # The background pipeline.

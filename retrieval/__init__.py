@@ -14,6 +14,11 @@ Python API (stable; the chat page builds on it)::
     answer.language        # "en" | "ja"
     answer.note            # why there are no results, for people ("" otherwise)
     answer.context()       # JSON-safe dict: pass it as context= with the next question
+    answer.suggested       # the local model's index terms searched too ([] where not asked)
+
+    refined = refine(question, shown, user=..., book_ids=..., context=...)
+    # where the model's terms come after the cards (retrieval.suggest): None, or
+    # .terms and .place (a better first place than card [1], or None) and .card
 
     for item in iter_results(question, user=..., book_ids=..., context=...):
         ...  # each Result as soon as it is found; the last item is the Answer
@@ -44,7 +49,7 @@ fused with two sentence encoders), ``retrieval.recommend`` (which book),
 
 from retrieval.results import Answer, Recommendation, Result
 
-__all__ = ["Answer", "Recommendation", "Result", "ask", "iter_results"]
+__all__ = ["Answer", "Recommendation", "Result", "ask", "iter_results", "refine"]
 
 
 def ask(question, *, user=None, book_ids=None, context=None, limit=10) -> Answer:
@@ -57,3 +62,9 @@ def iter_results(question, *, user=None, book_ids=None, context=None, limit=10):
     from retrieval.answers import iter_results as _iter
 
     return _iter(question, user=user, book_ids=book_ids, context=context, limit=limit)
+
+
+def refine(question, shown, *, user=None, book_ids=None, context=None):
+    from retrieval.answers import refine as _refine
+
+    return _refine(question, shown, user=user, book_ids=book_ids, context=context)

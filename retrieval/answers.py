@@ -19,7 +19,7 @@ from retrieval import books as named_books
 from retrieval import (analysis, embeddings, followups, guide, lexical, names, narrowing, query,
                        quotes, recommend, suggest, units)
 from retrieval.parts import PART_CHOICES, assigned
-from retrieval.query import AGGREGATE, COMPARE, NAVIGATE, RANGE, WHICH_BOOK
+from retrieval.query import AGGREGATE, COMPARE, LOOKUP, NAVIGATE, RANGE, WHICH_BOOK
 from retrieval.rank import Question, pool
 from retrieval.results import Answer, Result
 from retrieval.shelf import Shelf
@@ -54,8 +54,11 @@ def visible_books(user, book_ids=None) -> dict[int, Book]:
     return {book.pk: book for book in books.order_by("pk")}
 
 
-def iter_results(question, *, user=None, book_ids=None, context=None, limit=10):
-    """Yield each Result as soon as it is found, then the complete Answer (always last)."""
+def iter_results(question, *, user=None, book_ids=None, context=None, limit=10, suggested=None):
+    """Yield each Result as soon as it is found, then the complete Answer (always last).
+
+    suggested: whether the local model's index terms are searched too (``retrieval.suggest``);
+    None: where they come before the ranking (``suggest.BEFORE``)."""
     books = visible_books(user, book_ids)
     resolved = followups.follow_up(question, context, {pk: b.title for pk, b in books.items()})
     if resolved.book_ids is not None:
@@ -71,7 +74,9 @@ def iter_results(question, *, user=None, book_ids=None, context=None, limit=10):
         yield answer
         return
     shelf = Shelf(books, narrowed=book_ids is not None or resolved.book_ids is not None)
-    reading = _Reading(plan, shelf, resolved.question)
+    if suggested is None:
+        suggested = suggest.when() == suggest.BEFORE
+    reading = _Reading(plan, shelf, resolved.question, suggested)
     if resolved.navigate:
         answer.type = NAVIGATE
         pairs = followups.navigate(shelf, context, resolved.navigate)
@@ -92,17 +97,51 @@ def iter_results(question, *, user=None, book_ids=None, context=None, limit=10):
     yield answer
 
 
-def ask(question, *, user=None, book_ids=None, context=None, limit=10) -> Answer:
+def ask(question, *, user=None, book_ids=None, context=None, limit=10, suggested=None) -> Answer:
     """Return the Answer to question (see iter_results)."""
-    *_, answer = iter_results(question, user=user, book_ids=book_ids, context=context, limit=limit)
+    *_, answer = iter_results(question, user=user, book_ids=book_ids, context=context, limit=limit,
+                              suggested=suggested)
     return answer
+
+
+@dataclass
+class Refined:
+    """What the local model's terms change, asked for after the cards (``suggest.AFTER``)."""
+
+    terms: list[str]
+    place: Result | None = None
+    """The place the ranking puts first with the terms, where card [1] is another."""
+    card: int | None = None
+    """The number of the card that shows that place already, if one does."""
+
+
+def refine(question, shown, *, user=None, book_ids=None, context=None) -> Refined | None:
+    """Return what the model's terms change for a lookup answered without them.
+
+    shown: (book id, heading id, first page, last page) of the answer's cards, in
+    order. None where the terms are not asked for after the cards, or the model
+    suggests none, or the question is not a lookup (a unit, a list or a book
+    asked for is not one better place).
+    """
+    if suggest.when() != suggest.AFTER or not shown:
+        return None
+    again = ask(question, user=user, book_ids=book_ids, context=context, limit=1, suggested=True)
+    if again.type != LOOKUP or not again.suggested or not again.results:
+        return None
+    first = again.results[0]
+    key = (first.book_id, first.heading_id, first.page_start, first.page_end)
+    if key == tuple(shown[0]):
+        return Refined(again.suggested)
+    card = next((n for n, place in enumerate(shown, 1) if tuple(place) == key), None)
+    return Refined(again.suggested, first, card)
 
 
 class _Reading:
     """One question being answered: its plan, the books it names, its ranked sections."""
 
-    def __init__(self, plan, shelf, text):
+    def __init__(self, plan, shelf, text, suggested=False):
         self.plan, self.shelf, self.text = plan, shelf, text
+        self.asks_model = suggested
         covers, words = names.all_names(), lexical.get()
         asked = set(analysis.terms(text))
 
@@ -146,7 +185,7 @@ class _Reading:
     def suggested(self) -> list[str]:
         """Return the index terms the local model suggests for the question, asked once."""
         if self._suggested is None:
-            self._suggested = suggest.terms(self.text)
+            self._suggested = suggest.terms(self.text) if self.asks_model else []
         return self._suggested
 
     def _book_words(self, named) -> set[str]:

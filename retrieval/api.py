@@ -44,6 +44,12 @@ class PickOut(Schema):
     where: PlaceOut
 
 
+class RefinedOut(Schema):
+    terms: list[str]
+    card: int | None
+    place: PlaceOut | None
+
+
 class AnswerOut(Schema):
     type: str
     language: str
@@ -52,6 +58,7 @@ class AnswerOut(Schema):
     places: list[PlaceOut]
     guide: str
     suggested: list[str]
+    refined: RefinedOut | None
     results: list[Result]
     note: str
     answer: str | None
@@ -99,9 +106,12 @@ def _answer(request, data: AskIn):
     context = data.context.model_dump() if data.context else None
     answer = retrieval.ask(question, user=request.user, book_ids=data.book_ids,
                            context=context, limit=max(1, min(data.limit, MAX_LIMIT)))
+    refined = retrieval.refine(question, answer.shown(), user=request.user,
+                               book_ids=data.book_ids, context=context) \
+        if answer.type == "lookup" else None
     written = synthesis.written(question, answer) if data.synthesize and synthesis.enabled() \
         else synthesis.Written("")
-    payload = answer_json(answer, written.text or None)
+    payload = answer_json(answer, written.text or None, refined)
     payload["results"] = [result.as_dict() for result in answer.results]
     return {**payload, "answer_note": written.note, "context": answer.context()}
 

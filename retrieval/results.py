@@ -90,6 +90,10 @@ class Answer:
     def as_dict(self) -> dict:
         return asdict(self)
 
+    def shown(self) -> list[tuple]:
+        """Return (book id, heading id, first page, last page) of each result, in order."""
+        return [(r.book_id, r.heading_id, r.page_start, r.page_end) for r in self.results]
+
     @property
     def alternatives(self) -> list[Recommendation]:
         return (self.recommendation or [])[1:]
@@ -139,7 +143,15 @@ def pick_json(pick: Recommendation) -> dict:
     }
 
 
-def answer_json(answer, text) -> dict:
+def refined_json(refined) -> dict | None:
+    """Return what the model's terms changed after the cards (``answers.refine``), or None."""
+    if refined is None:
+        return None
+    return {"terms": list(refined.terms), "card": refined.card,
+            "place": place_json(refined.place) if refined.place else None}
+
+
+def answer_json(answer, text, refined=None) -> dict:
     """Return the JSON shape shared by manage.py ask and /api/ask.
 
     ``recommendation``: the book to read first (null when no two books cover it
@@ -148,8 +160,10 @@ def answer_json(answer, text) -> dict:
     printed range, the quoted sentence and (asked for several things) the part
     of the question it answers; ``guide``: the written answer
     composed from them; ``suggested``: the index terms the local model suggested
-    and the search counted (empty where it is off); ``results``: every place found,
-    best first.
+    and the search counted (empty where it is off or comes after); ``refined``: where
+    the terms come after the cards, what they changed (null, or the terms and the place
+    that comes first with them, when card [1] is another, with the number of the card
+    that shows it); ``results``: every place found, best first.
     """
     picks = answer.recommendation or []
     return {
@@ -160,6 +174,7 @@ def answer_json(answer, text) -> dict:
         "places": [place_json(r) for r in answer.places],
         "guide": answer.guide,
         "suggested": list(answer.suggested),
+        "refined": refined_json(refined),
         "results": [{name: getattr(r, name) for name in RESULT_FIELDS} for r in answer.results],
         "note": answer.note,
         "answer": text,

@@ -8,13 +8,16 @@ for the terms a manual's index would use, it answers with a few words that the
 ranking counts as further words of the question (``rank.SUGGESTED``), never in
 place of the question's own.
 
-It is an extra, like the written answer (``LIBRARIAN_QUERY_TERMS``): by default
-it runs only where the model runs on a GPU, because on the CPU the embedded
-model takes two to four seconds a question on one thread, twenty times the time
-the cards take without it. Measured on the natural questions of the dev books
-with the embedded model, it put the right section first in 32 lookups of 40
-instead of 31, and in the first five in 37 instead of 33 (README, "Terms the
-model suggests"). A model that fails, is absent or is late suggests nothing.
+When (``LIBRARIAN_QUERY_TERMS``): BEFORE the ranking where the model runs on a
+GPU, in tens of milliseconds; AFTER the cards on a CPU, where the embedded model
+takes two to four seconds a question on one thread, twenty times what the cards
+take: the cards come at once from the question's own words, then the ranking
+is run again with the terms, and a place that then comes first and was not
+card [1] is offered below the guide (``retrieval.refine``). Measured on the
+natural questions of the dev books with the embedded model, the terms put the
+right section first in 32 lookups of 40 instead of 31, and in the first five in
+37 instead of 33 (README, "Terms the model suggests"). A model that fails, is
+absent, busy or late suggests nothing.
 """
 
 import logging
@@ -40,14 +43,25 @@ _SEPARATORS = re.compile(r"[,，、;；\n]+")
 _LIST_MARK = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s*")
 
 
-def enabled() -> bool:
-    """Return True if questions are given the model's terms (LIBRARIAN_QUERY_TERMS)."""
+BEFORE, AFTER, OFF = "before", "after", "off"
+
+
+def when() -> str:
+    """Return BEFORE (the ranking waits for the terms), AFTER (the cards do not; the terms
+    may offer a better place after them) or OFF, from LIBRARIAN_QUERY_TERMS."""
     import llm
 
     choice = settings.LIBRARIAN_QUERY_TERMS
     if choice == "off" or settings.LIBRARIAN_LLM_MODEL == "none":
-        return False
-    return choice == "on" or llm.on_gpu()
+        return OFF
+    if choice == "auto":
+        return BEFORE if llm.on_gpu() else AFTER
+    return BEFORE if choice == "on" else AFTER
+
+
+def enabled() -> bool:
+    """Return True if questions are given the model's terms, before or after the cards."""
+    return when() != OFF
 
 
 def warm() -> bool:

@@ -3,6 +3,7 @@
 import html
 import json
 import re
+from types import SimpleNamespace
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -253,6 +254,57 @@ def test_the_guide_names_the_terms_the_model_suggested(bob, bob_client, monkeypa
     assert label in dict(events)["guide"]["html"]
     stored = Message.objects.get(pk=data["answer"]).guide
     assert stored["suggested"] == ["cleat hitch", "<mooring>"]
+
+
+@pytest.mark.parametrize("language,lead,writing", [
+    ("en", "Searched again with the local model&#x27;s terms for it, this comes first:",
+     "The local model is looking for other words for it…"),
+    ("ja", "ローカルモデルが挙げた語で検索し直すと、次の箇所が最初に来ます：",
+     "ローカルモデルが別の言い方を探しています…"),
+])
+def test_after_the_cards_the_place_the_models_terms_put_first_is_offered(
+        bob, bob_client, monkeypatch, boats, language, lead, writing):
+    shown = [result(boats, 1), result(boats, 2)]
+    outcome = retrieve.Outcome(type="lookup", context={}, guide="1.1 Bowline in boats [1]",
+                               places=(shown[0],), language=language)
+    monkeypatch.setattr(retrieve, "search", FakeRetrieval(shown, outcome))
+    monkeypatch.setattr(retrieve, "refining", lambda: True)
+    asked = []
+
+    def refine(question, cards, **scope):
+        asked.append((question, cards, scope["book_ids"]))
+        return SimpleNamespace(terms=["cleat hitch", "mooring"], card=2,
+                               place=result(boats, 2, quote="Two turns round the horn."))
+
+    monkeypatch.setattr(retrieve, "refine", refine)
+    data = ask_json(bob_client, "How do I make my boat fast to the dock?")
+    _, events = read_stream(bob, stream_url(data))
+    assert [name for name, _ in events] == ["card", "card", "guide", "cards", "writing",
+                                            "refined", "answer", "done"]
+    assert events[4][1]["message"] == writing
+    assert asked == [("How do I make my boat fast to the dock?",
+                      [(boats.pk, None, 3, 4), (boats.pk, None, 4, 5)], None)]
+    html = events[5][1]["html"]
+    assert lead in html and '<span class="term">cleat hitch</span>' in html
+    assert f'href="#m{data["answer"]}-r2"' in html and "1.2 Bowline" in html
+    assert "Two turns round the horn." in html and "start=4&amp;end=5" in html
+    answer = Message.objects.get(pk=data["answer"])
+    assert answer.guide["refined"]["n"] == 2
+    replayed = [event.name for event in answering.replay(answer)]
+    assert replayed == ["card", "card", "guide", "cards", "refined", "answer", "done"]
+    page = bob_client.get(f"/chat/{data['conversation']}/").content.decode()
+    assert "Two turns round the horn." in page  # the page itself shows it on reload
+
+
+def test_the_models_terms_are_not_asked_for_a_chapter_or_a_book(bob, bob_client, monkeypatch,
+                                                                boats):
+    outcome = retrieve.Outcome(type="range", context={}, language="en")
+    monkeypatch.setattr(retrieve, "search", FakeRetrieval([result(boats)], outcome))
+    monkeypatch.setattr(retrieve, "refining", lambda: True)
+    monkeypatch.setattr(retrieve, "refine", lambda *a, **k: pytest.fail("asked the model"))
+    data = ask_json(bob_client, "Clip the whole chapter on knots")
+    _, events = read_stream(bob, stream_url(data))
+    assert "refined" not in [name for name, _ in events]
 
 
 def test_releasing_closes_the_connection_outside_a_transaction(transactional_db, monkeypatch):

@@ -375,11 +375,13 @@ def test_the_benchmark_asks_known_item_questions(sailing, tmp_path):
 
 
 @pytest.mark.parametrize("terms", ["", "mooring, cleat hitch"])
-def test_the_benchmark_asks_natural_questions(sailing, tmp_path, settings, monkeypatch, terms):
+@pytest.mark.parametrize("when", ["on", "after"])
+def test_the_benchmark_asks_natural_questions(sailing, tmp_path, settings, monkeypatch, terms,
+                                              when):
     import llm
     from bench import natural
 
-    settings.LIBRARIAN_LLM_MODEL, settings.LIBRARIAN_QUERY_TERMS = "embedded", "on"
+    settings.LIBRARIAN_LLM_MODEL, settings.LIBRARIAN_QUERY_TERMS = "embedded", when
     monkeypatch.setattr(llm, "load", lambda: FakeModel([terms]) if terms else None)
     suggest._suggested.cache_clear()
     (tmp_path / "questions").mkdir()
@@ -397,10 +399,16 @@ def test_the_benchmark_asks_natural_questions(sailing, tmp_path, settings, monke
     suggest._suggested.cache_clear()
     assert lines[0] == "natural questions: no book for gone; their questions are skipped"
     (row,) = figures["rows"]
-    assert row["hit1"] is bool(terms) and row["suggested"] == ([] if not terms else
-                                                                ["mooring", "cleat hitch"])
-    assert "with the local model's index terms" in lines[1]
-    assert f"lookup      all      1{'1/1' if terms else '0/1':>9}" in lines[1]
+    assert row["suggested"] == ([] if not terms else ["mooring", "cleat hitch"])
+    if when == "on":
+        assert "with the local model's index terms" in lines[1]
+        assert row["hit1"] is bool(terms) and "offered" not in row
+        assert f"lookup      all      1{'1/1' if terms else '0/1':>9}" in lines[1]
+    else:  # the cards come without the terms; the place they put first is counted apart
+        assert "the local model's index terms after the cards" in lines[1]
+        assert row["hit1"] is False and row["offered"] is (True if terms else None)
+        assert (f"put another place first in {int(bool(terms))} lookups: the wanted one in "
+                f"{int(bool(terms))} ({int(bool(terms))} where card [1] had missed it)") in lines[1]
 
 
 def test_the_model_splits_a_comparison_the_rules_cannot(shelf, monkeypatch):
@@ -617,19 +625,20 @@ def test_the_models_list_is_read_term_by_term(text, cut, terms):
     assert suggest.parse(text, cut=cut) == terms
 
 
-def test_the_models_terms_are_asked_for_only_where_switched_on(settings, monkeypatch):
+@pytest.mark.parametrize("gpu,choice,when", [
+    (False, "auto", suggest.AFTER), (True, "auto", suggest.BEFORE),
+    (False, "on", suggest.BEFORE), (True, "after", suggest.AFTER),
+    (False, "off", suggest.OFF), (True, "off", suggest.OFF),
+])
+def test_the_models_terms_come_before_the_cards_on_a_gpu_and_after_them_on_a_cpu(
+        settings, monkeypatch, gpu, choice, when):
     import llm
 
-    monkeypatch.setattr(llm, "on_gpu", lambda: False)
-    settings.LIBRARIAN_LLM_MODEL = "embedded"
-    for choice, expected in (("auto", False), ("on", True), ("off", False)):
-        settings.LIBRARIAN_QUERY_TERMS = choice
-        assert suggest.enabled() is expected
-    settings.LIBRARIAN_QUERY_TERMS = "auto"
-    monkeypatch.setattr(llm, "on_gpu", lambda: True)
-    assert suggest.enabled()
+    monkeypatch.setattr(llm, "on_gpu", lambda: gpu)
+    settings.LIBRARIAN_LLM_MODEL, settings.LIBRARIAN_QUERY_TERMS = "embedded", choice
+    assert suggest.when() == when and suggest.enabled() is (when != suggest.OFF)
     settings.LIBRARIAN_LLM_MODEL = "none"
-    assert not suggest.enabled() and suggest.terms("How do I moor?") == []
+    assert suggest.when() == suggest.OFF and suggest.terms("How do I moor?") == []
 
 
 def test_a_failing_late_or_absent_model_suggests_nothing(suggesting, settings, monkeypatch):
@@ -679,6 +688,34 @@ def test_the_models_terms_find_a_section_the_question_never_names(suggesting, sh
     suggesting.pieces = []  # the same question, the model suggesting nothing
     suggest._suggested.cache_clear()
     assert first(retrieval.ask(question)) != ("Sailing Handbook", "2.2 Cleat hitch")
+
+
+def test_after_the_cards_the_models_terms_offer_the_place_they_put_first(
+        suggesting, shelf, settings, bob_client):
+    question = "How do I make my boat fast to the dock?"
+    settings.LIBRARIAN_QUERY_TERMS = "after"
+    suggesting.pieces = ["mooring, ", "cleat hitch"]
+    answer = retrieval.ask(question)  # the cards do not wait for the model
+    assert suggesting.asked == [] and answer.suggested == []
+    assert first(answer) != ("Sailing Handbook", "2.2 Cleat hitch")
+    refined = retrieval.refine(question, answer.shown())
+    assert refined.terms == ["mooring", "cleat hitch"]
+    assert refined.place.breadcrumb[-1] == "2.2 Cleat hitch"
+    shown = [r.breadcrumb[-1] for r in answer.results]
+    assert refined.card == shown.index("2.2 Cleat hitch") + 1 > 1  # a later card shows it
+    cleat = answer.shown()[refined.card - 1]
+    assert retrieval.refine(question, [cleat]).place is None  # card [1]: nothing to offer
+    body = bob_client.get("/api/ask", {"q": question, "synthesize": "false"}).json()
+    assert body["suggested"] == [] and body["refined"]["terms"] == ["mooring", "cleat hitch"]
+    assert body["refined"]["place"]["breadcrumb"][-1] == "2.2 Cleat hitch"
+    out = StringIO()
+    call_command("ask", question, stdout=out)
+    assert "Searched again with the local model's terms (mooring, cleat hitch), this comes " \
+           "first: Sailing Handbook: 2 Knots > 2.2 Cleat hitch" in out.getvalue()
+    settings.LIBRARIAN_QUERY_TERMS = "on"  # before the cards: nothing is left to refine
+    assert retrieval.refine(question, answer.shown()) is None
+    settings.LIBRARIAN_QUERY_TERMS = "after"
+    assert retrieval.refine("What does chapter 2 cover?", answer.shown()) is None  # a unit
 
 
 def test_the_models_terms_count_beside_the_questions_own_words(suggesting, sailing):

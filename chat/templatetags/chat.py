@@ -25,6 +25,12 @@ def guide_of(answer):
 
 
 @register.simple_tag
+def refined_of(answer):
+    """Return the place the model's terms put first after the cards (None without one)."""
+    return cards.refined_view(answer.guide, answer.pk)
+
+
+@register.simple_tag
 def recommendations(answer):
     """Return the answer's which-book recommendations, each with a link to its place."""
     return cards.picks(answer.recommendation)

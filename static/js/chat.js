@@ -1,7 +1,8 @@
 // The chat page: send the question without leaving the page, then show the
 // answer as it streams in (server-sent events): result cards first, then the
-// guide (where to read, the quoted sentences, the downloads), then, where a
-// local model is switched on, its checked short answer. Without JavaScript the
+// guide (where to read, the quoted sentences, the downloads), then, where the
+// local model's index terms come after the cards, the place they put first,
+// and, where a local model is switched on, its checked short answer. Without JavaScript the
 // form posts as usual and the page comes back with the whole answer.
 (function () {
   "use strict";
@@ -92,6 +93,9 @@
       // The guide names the books to read first itself.
       place(".answer-recommendation").replaceChildren();
       place(".answer-guide").replaceChildren(fragment(data.html));
+    });
+    on("refined", (data) => {
+      place(".answer-refined").replaceChildren(fragment(data.html));
     });
     on("cards", (data) => {
       place(".answer-summary").replaceChildren(fragment(data.html));

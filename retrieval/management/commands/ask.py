@@ -23,8 +23,11 @@ class Command(BaseCommand):
         if books and Book.objects.filter(pk__in=books).count() != len(set(books)):
             raise CommandError("No such book: see the ids on the shelf (manage.py addbook prints them).")
         answer = retrieval.ask(question, book_ids=books, limit=max(1, limit))
+        refined = retrieval.refine(question, answer.shown(), book_ids=books) \
+            if answer.type == "lookup" else None
         written = synthesis.written(question, answer) if synthesis.enabled() else synthesis.Written("")
-        payload = {**answer_json(answer, written.text or None), "answer_note": written.note}
+        payload = {**answer_json(answer, written.text or None, refined),
+                   "answer_note": written.note}
         if json:
             self.stdout.write(_dumps(payload))
             return
@@ -43,6 +46,14 @@ class Command(BaseCommand):
             self.stdout.write(f"[{number}] {result['book_title']}: {' > '.join(result['breadcrumb'])}")
             self.stdout.write(f"    {pages}; score {result['score']:.3f}")
             self.stdout.write(f"    {(result['quote'] or result['excerpt'])[:200]}")
+        refined = payload["refined"]
+        if refined and refined["place"]:
+            place = refined["place"]
+            self.stdout.write(f"Searched again with the local model's terms "
+                              f"({', '.join(refined['terms'])}), this comes first: "
+                              f"{place['book_title']}: {' > '.join(place['breadcrumb'])}, "
+                              f"pp. {place['physical']['start']}–{place['physical']['end']} "
+                              "of the PDF")
         for line in (payload["note"], payload["answer_note"]):
             if line:
                 self.stdout.write(line)
