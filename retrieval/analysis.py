@@ -189,6 +189,11 @@ def _joined(word: str) -> tuple[str, ...]:
     return parts
 
 
+def common_word(word: str) -> bool:
+    """Return True for an English word as common as COMMON ("the", "figure", "width")."""
+    return word.lower() in _frequencies()[1]
+
+
 @lru_cache(maxsize=1)
 def _frequencies() -> tuple[frozenset, dict[str, float]]:
     """Return the English words as common as RARE, and those as common as COMMON with

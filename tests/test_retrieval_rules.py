@@ -416,11 +416,35 @@ def test_a_sentence_repeated_in_many_sections_is_boilerplate_and_never_quoted(mo
     # The notice opens every chapter, wrapped at another place on one page; the bodies differ.
     assert repeated == {quotes.sentence_key(notice)}
     monkeypatch.setattr(quotes, "_weights", lambda question: {"パッケージ": 1.0, "入門書": 1.0,
-                                                             "guide": 1.0, "maintainers": 1.0})
+                                                             "guid": 1.0, "maintain": 1.0})
     question = SimpleNamespace(text="パッケージのビルドの章", vectors={}, terms=[], translated={})
     index = SimpleNamespace(rows={}, boilerplate=repeated)
     assert quotes.quote(chunks[1], index, question).text == "これでパッケージをビルドする準備が整いました。"
     assert quotes.quote(chunks[1], SimpleNamespace(rows={}), question).text.startswith("この入門書")
+
+
+@pytest.mark.parametrize("sentence,low,high", [
+    ("The print command saves the current figure to a file.", 0.99, 1.0),
+    ("figure (1); clf (); surf (peaks); print figure1.pdf", 0.0, 0.4),  # figure, surf, print
+    ("\\documentclass[aspectratio=169]{beamer}", 0.0, 0.0),
+    ("数式の中でベクトルを太字にするには \\boldsymbol を使います。", 0.99, 1.0),
+])
+def test_a_sentences_prose_is_its_common_words_or_its_japanese(sentence, low, high):
+    assert low <= quotes._prose(sentence) <= high
+
+
+def test_a_sentence_of_prose_is_quoted_before_a_code_listing_run_into_one(monkeypatch):
+    text = ("Printing Plots The print command saves a figure to a file in the format you name. "
+            "Example: print to a file. figure (1); clf (); surf (peaks); print figure1.pdf "
+            "print figure1.png")
+    chunk = Chunk(key=0, title="Printing Plots", breadcrumb=["Printing Plots"], page_start=1,
+                  page_end=1, text=text)
+    monkeypatch.setattr(quotes, "_weights", lambda question: {"print": 1.0, "figur": 1.0,
+                                                             "file": 1.0, "pdf": 1.0})
+    question = SimpleNamespace(text="print the figure to a pdf file", vectors={}, terms=[],
+                               translated={})
+    found = quotes.quote(chunk, SimpleNamespace(rows={}), question)
+    assert found.text == "The print command saves a figure to a file in the format you name."
 
 
 def test_a_pages_running_head_and_folio_are_never_shown_as_the_sections_words(monkeypatch):
