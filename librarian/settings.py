@@ -250,7 +250,7 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "loggers": {
         **{name: {"handlers": ["console"], "level": LOG_LEVEL}
-           for name in ("librarian", "books", "indexing", "chat")},
+           for name in ("librarian", "books", "indexing", "chat", "retrieval", "llm")},
         # Django logs an unhandled exception (with its traceback) to django.request at
         # ERROR, and security events to django.security; its default handlers only
         # print them with DEBUG on. 4xx answers are warnings: left out.
