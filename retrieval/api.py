@@ -124,7 +124,10 @@ def ask_get(request, q: CleanStr, book: Query[list[Id]] = None, limit: int = 10,
     The answer says where to read: `recommendation` (the book to read first and
     why) and `alternatives`, `places` (book, breadcrumb, physical and printed
     pages, the quoted sentence), the `guide` composed from them in the
-    question's language, and every place found in `results`.
+    question's language, and every place found in `results`. Where the local
+    model's index terms are used (`LIBRARIAN_QUERY_TERMS`): `suggested`, the
+    terms searched beside the question's words, or `refined`, the place they put
+    first when asked after the cards, where card [1] is another.
     """
     return _answer(request, AskIn(question=q, book_ids=book or None, limit=limit,
                                   synthesize=synthesize))
