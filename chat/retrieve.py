@@ -37,10 +37,11 @@ def search(question: str, *, user=None, book_ids=None, context=None) -> Generato
 
 
 def refining() -> bool:
-    """Return True if the local model's terms may offer a better place after the cards."""
+    """Return True if the local model's terms may offer a better place after the cards: they
+    come after them, and the model is there (else the page would say it is thinking)."""
     from retrieval import suggest
 
-    return suggest.when() == suggest.AFTER
+    return suggest.when() == suggest.AFTER and suggest.warm()
 
 
 def refine(question: str, shown, *, user=None, book_ids=None, context=None):

@@ -296,6 +296,18 @@ def test_after_the_cards_the_place_the_models_terms_put_first_is_offered(
     assert "Two turns round the horn." in page  # the page itself shows it on reload
 
 
+def test_without_the_model_the_page_never_says_it_looks_for_other_words(settings, monkeypatch):
+    import llm
+
+    settings.LIBRARIAN_LLM_MODEL, settings.LIBRARIAN_QUERY_TERMS = "embedded", "after"
+    monkeypatch.setattr(llm, "load", lambda: None)  # its packages are not installed
+    assert not retrieve.refining()
+    monkeypatch.setattr(llm, "load", lambda: object())
+    assert retrieve.refining()
+    settings.LIBRARIAN_QUERY_TERMS = "on"
+    assert not retrieve.refining()
+
+
 def test_the_models_terms_are_not_asked_for_a_chapter_or_a_book(bob, bob_client, monkeypatch,
                                                                 boats):
     outcome = retrieve.Outcome(type="range", context={}, language="en")
