@@ -69,6 +69,8 @@ class Reply:
     prompt_tokens: int
     answer_tokens: int
     seconds: float
+    cut: bool = False
+    """The answer stopped at max_tokens, so its end may be a piece of a word."""
 
     @property
     def tokens(self) -> int:
@@ -201,25 +203,30 @@ def on_gpu() -> bool:
     return bool(llama_cpp.llama_supports_gpu_offload()) and settings.LIBRARIAN_LLM_GPU_LAYERS != 0
 
 
-def ask(model, messages: list[dict], schema: dict, *, max_tokens: int,
-        timeout: float) -> Reply:
-    """Return the model's answer to messages, constrained to JSON matching schema.
+def ask(model, messages: list[dict], schema: dict | None, *, max_tokens: int,
+        timeout: float, wait: float | None = None) -> Reply:
+    """Return the model's answer to messages, constrained to JSON matching schema (None:
+    plain text).
 
     Raises LlmTimeout when the answer is not complete within timeout seconds
     (checked between tokens: prompt evaluation itself cannot be interrupted,
-    which the context size bounds) and LlmError when the model fails.
+    which the context size bounds) or another caller holds the model longer than
+    wait seconds (None: as long as it takes), and LlmError when the model fails.
     """
     started = time.monotonic()
     prompt_tokens = model.count_tokens(messages)
-    parts, answer_tokens = [], 0
+    parts, answer_tokens, finish = [], 0, None
+    options = {} if wait is None else {"wait": wait}
+    if schema is not None:
+        options["response_format"] = {"type": "json_object", "schema": schema}
     try:
         stream = model.create_chat_completion(
-            messages=messages, stream=True, temperature=0.0, max_tokens=max_tokens,
-            response_format={"type": "json_object", "schema": schema},
-        )
+            messages=messages, stream=True, temperature=0.0, max_tokens=max_tokens, **options)
         try:
             for chunk in stream:
-                delta = chunk["choices"][0].get("delta", {}).get("content") or ""
+                choice = chunk["choices"][0]
+                delta = choice.get("delta", {}).get("content") or ""
+                finish = choice.get("finish_reason") or finish
                 if delta:
                     parts.append(delta)
                     answer_tokens += 1
@@ -233,7 +240,8 @@ def ask(model, messages: list[dict], schema: dict, *, max_tokens: int,
         raise
     except (ValueError, RuntimeError, KeyError, IndexError) as error:
         raise LlmError(f"the model failed: {error}") from error
-    return Reply("".join(parts), prompt_tokens, answer_tokens, time.monotonic() - started)
+    return Reply("".join(parts), prompt_tokens, answer_tokens, time.monotonic() - started,
+                 cut=finish == "length")
 
 
 def parse_json(text: str) -> dict:

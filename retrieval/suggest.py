@@ -22,7 +22,6 @@ absent, busy or late suggests nothing.
 
 import logging
 import re
-import time
 from functools import lru_cache
 
 from django.conf import settings
@@ -73,48 +72,38 @@ def warm() -> bool:
 
 
 def terms(question: str) -> list[str]:
-    """Return the terms the model suggests for question ([] when it is off, absent or late)."""
-    if not enabled() or not question.strip():
+    """Return the terms the model suggests for question ([] when it is off, absent, busy,
+    failing or late; a later asking tries again)."""
+    import llm
+
+    if not enabled() or not question.strip() or llm.load() is None:
         return []
-    return list(_suggested(question.strip(), settings.LIBRARIAN_QUERY_TERMS_SECONDS))
+    try:
+        return list(_suggested(question.strip(), settings.LIBRARIAN_QUERY_TERMS_SECONDS))
+    except llm.LlmTimeout as late:  # late, or a book's verification holds the model
+        logger.info("The model suggested no terms: %s", late)
+    except llm.LlmError:
+        logger.warning("The model could not suggest terms for %r", question, exc_info=True)
+    return []
 
 
 @lru_cache(maxsize=512)  # a question asked again, or by the bench twice, costs one call
 def _suggested(question: str, seconds: float) -> tuple[str, ...]:
+    """Return the model's terms for question; raise llm.LlmError where it gives none (not
+    kept: an error is not an answer)."""
     import llm
 
     model = llm.load()
     if model is None:
-        return ()
+        raise llm.LlmError("no language model")
     messages = [{"role": "system", "content": PROMPT}]
     for asked, answered in EXAMPLES:
         messages += [{"role": "user", "content": asked},
                      {"role": "assistant", "content": answered}]
     messages.append({"role": "user", "content": question})
-    started, pieces, finish = time.monotonic(), [], None
-    try:
-        stream = model.create_chat_completion(messages=messages, stream=True, temperature=0.0,
-                                              max_tokens=MAX_TOKENS, wait=seconds)
-        try:
-            for chunk in stream:
-                choice = chunk["choices"][0]
-                pieces.append(choice.get("delta", {}).get("content") or "")
-                finish = choice.get("finish_reason") or finish
-                if time.monotonic() - started > seconds:
-                    logger.info("The model suggested no terms within %.1f s", seconds)
-                    return ()
-        finally:
-            close = getattr(stream, "close", None)
-            if close:
-                close()
-    except llm.LlmTimeout as busy:  # a book's verification holds it: do not wait behind it
-        logger.info("The model suggested no terms: %s", busy)
-        return ()
-    except (ValueError, RuntimeError, KeyError, IndexError):
-        logger.warning("The model could not suggest terms for %r", question, exc_info=True)
-        return ()
-    found = parse("".join(pieces), cut=finish == "length")
-    logger.info("Terms suggested in %.2f s: %s", time.monotonic() - started, ", ".join(found))
+    reply = llm.ask(model, messages, None, max_tokens=MAX_TOKENS, timeout=seconds, wait=seconds)
+    found = parse(reply.text, cut=reply.cut)
+    logger.info("Terms suggested in %.2f s: %s", reply.seconds, ", ".join(found))
     return found
 
 

@@ -589,6 +589,12 @@ class FakeModel:
     def __init__(self, pieces, finish="stop", fail=None):
         self.pieces, self.finish, self.fail, self.asked = pieces, finish, fail, []
 
+    def count_tokens(self, messages):
+        return sum(len(message["content"].split()) for message in messages)
+
+    def tokenize(self, text, add_bos, special):
+        return text.split()
+
     def create_chat_completion(self, messages, stream, **options):
         assert stream and options["max_tokens"] == suggest.MAX_TOKENS
         self.asked.append(messages[-1]["content"])
@@ -651,8 +657,9 @@ def test_a_failing_late_or_absent_model_suggests_nothing(suggesting, settings, m
     suggesting.fail = RuntimeError("llama_decode returned -1")
     assert suggest.terms("How do I reef?") == []
     suggesting.fail, suggesting.pieces = None, ["reef"] * 5
+    assert suggest.terms("How do I reef?") == ["reef" * 5]  # a failure is not kept as the answer
     clock = iter(range(0, 100, 5))
-    monkeypatch.setattr(suggest.time, "monotonic", lambda: next(clock))
+    monkeypatch.setattr(llm.runtime.time, "monotonic", lambda: next(clock))
     settings.LIBRARIAN_QUERY_TERMS_SECONDS = 8.0
     assert suggest.terms("How do I reef in a gale?") == []  # late: past 8 s at the second piece
     monkeypatch.setattr(llm, "load", lambda: None)
