@@ -14,6 +14,8 @@ from indexing.toc.text import KANJI_ITEM, key, numbering, strip_trailing_leaders
 # "A 12, B 13"; OCR may drop the space before a dotted section number ("249,12.5.3").
 RUN_IN = re.compile(r"(?<=[0-9ivxlc])[,;](?:\s+(?=[^\W_a-z])|(?=\d{1,3}(?:\.\d{1,3})+\s))")
 WRAP_REACH = 0.75  # a row reaching this far across its column is wrapped when it lacks a page
+_BROKEN_WORD = re.compile(r"(?<=[A-Za-z])[-\u2010]$")
+_LOWER_START = re.compile(r"[a-z]")
 WRAP_GAP = 1.8  # at most this many line heights between a wrapped row and its continuation
 CORRIDOR = (0.3, 0.7)  # where the gutter of a two-column page may lie, as a share of width
 LEADER_END = re.compile(r"[・·•…‥⋯.．]{2,}\s*$")
@@ -208,7 +210,7 @@ def _attach_page(entries, pending, token, toc_page, left) -> None:
 def _emit(group: list[Row], found, toc_page: int, left: float) -> list[Raw]:
     """Return the entries of one printed entry (several when run-in)."""
     first = group[0]
-    text = " ".join(row.text for row in group)
+    text = _joined(group)
     sure = max(row.best for row in group)
     pieces = _run_in(text) if found else [text]
     out = []
@@ -226,6 +228,21 @@ def _emit(group: list[Row], found, toc_page: int, left: float) -> list[Raw]:
         out.append(Raw(title, token, toc_page, first.line, indent, height, number, kind,
                        x, id(first) if not index else None))
     return out
+
+
+def _joined(group: list[Row]) -> str:
+    """Return the text of an entry's rows as one line: a word hyphenated at a row's end is
+    joined again ("Exam-" and "ple: Multiple contents" are "Example: Multiple contents", as
+    ``books.text.for_search`` joins the pages' lines), unless the row goes on with a compound
+    broken at one of its own hyphens ("Right-" and "to-left text")."""
+    text = ""
+    for row in group:
+        if text and _BROKEN_WORD.search(text) and _LOWER_START.match(row.text):
+            whole = "-" in row.text.split(" ", 1)[0]
+            text = (text if whole else text[:-1]) + row.text
+        else:
+            text = f"{text} {row.text}" if text else row.text
+    return text
 
 
 def _specks(title: str) -> bool:

@@ -34,6 +34,20 @@ def test_it_joins_a_wrapped_title_with_its_continuation():
     assert titles(parse(toc)) == [(long + " Why should I care?", "2"), ("1.6 Sails", "3")]
 
 
+def test_a_word_hyphenated_at_the_end_of_a_row_is_whole_again():
+    toc = page(3, ["#Contents", [("9.2.5 Exam-", 72.0, 500.0)],
+                   toc_row("ple: Multiple contents", 164, x0=90.0),
+                   [("9.3 Text written from right-", 72.0, 500.0)],
+                   toc_row("to-left and bidirectional", 170, x0=90.0),
+                   [("9.4 Lists of figures and tables -", 72.0, 500.0)],
+                   toc_row("Appendix", 172, x0=90.0)])
+    assert titles(parse(toc)) == [
+        ("9.2.5 Example: Multiple contents", "164"),
+        # a compound broken at one of its own hyphens keeps it
+        ("9.3 Text written from right-to-left and bidirectional", "170"),
+        ("9.4 Lists of figures and tables - Appendix", "172")]
+
+
 def test_it_attaches_a_page_number_printed_on_the_next_line():
     toc = page(3, ["#Contents", "1 Sails", [("7", 520.0, 526.0)], toc_row("2 Knots", 9)])
     assert titles(parse(toc)) == [("1 Sails", "7"), ("2 Knots", "9")]
