@@ -5,9 +5,11 @@ import unicodedata
 
 import pymupdf
 
-# Text only: image blocks would carry every picture's bytes through memory.
+# Text only: image blocks would carry every picture's bytes through memory. Ligatures are
+# written out ("ﬁ" as "fi"): a heading, a quote or a copied line shows "Notifications", not
+# "Notiﬁcations" (search folds them either way).
 DICT_FLAGS = (
-    pymupdf.TEXTFLAGS_DICT & ~pymupdf.TEXT_PRESERVE_IMAGES
+    pymupdf.TEXTFLAGS_DICT & ~pymupdf.TEXT_PRESERVE_IMAGES & ~pymupdf.TEXT_PRESERVE_LIGATURES
 ) | pymupdf.TEXT_MEDIABOX_CLIP
 SPACES = re.compile(r"\s+")
 MIN_GOOD_SHARE = 0.75  # share of letters, digits and punctuation in real text

@@ -1,7 +1,8 @@
+import pymupdf
 import pytest
 
 from books.text import detect_languages, excerpt, for_search, query_terms
-from indexing.textlayer import is_usable, lines_from_dict
+from indexing.textlayer import is_usable, lines_from_dict, page_lines
 
 
 @pytest.mark.parametrize(
@@ -69,6 +70,14 @@ def test_text_layer_lines_keep_text_box_and_direction():
         {"text": "Chapter 1", "box": [10, 10, 100, 20], "conf": 1.0, "dir": "h", "visible": True},
         {"text": "縦書き", "box": [10, 10, 100, 20], "conf": 1.0, "dir": "v", "visible": True},
     ]
+
+
+def test_a_ligature_in_the_text_layer_is_written_out():
+    document = pymupdf.open()
+    page = document.new_page()
+    page.insert_font(fontname="F0", fontbuffer=pymupdf.Font("cjk").buffer)  # has ﬁ and ﬂ
+    page.insert_text((72, 72), "Notiﬁcations and ﬂags", fontname="F0")
+    assert [line["text"] for line in page_lines(page)] == ["Notifications and flags"]
 
 
 def test_invisible_text_is_marked():
