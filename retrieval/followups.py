@@ -8,12 +8,14 @@ places. From it:
   「最初の本だけ」「二冊目では？」「もう一冊の本」: the previous question again, in
   that book;
 - "only in memoir", 「新メンテナーガイドだけ」: in the book whose title has those
-  words (words that tell it from the other books; never "book" or 本);
+  words (words that tell it from the other books; never "book" or 本); so also
+  "what about in memoir?", "and in the FAQ?", 「memoir では？」, where the words
+  name that book and nothing else;
 - "this book" / 「この本で…」: a new question, in the previous answer's first book;
 - "that chapter", 「その章」: the chapter that holds the previous first place;
   "in that chapter, …" / 「その章で…」 asks a new question within it;
-- "the next section" / 「次の節」, "previous" / 「前の節」: the section after or
-  before the previous first place; "more" / 「もっと」: the previous question
+- "the next section" / 「(その)次の節」, "what comes next?", "previous" / 「前の節」:
+  the section after or before the previous first place; "more" / 「もっと」: the previous question
   without what was shown.
 """
 
@@ -43,6 +45,16 @@ _ONLY_IN = [
     re.compile(r"(?i)^(?:and\s+|but\s+)?(?:what\s+about\s+|how\s+about\s+)?in\s+(?:the\s+)?book\s+(?P<b>.+?)[?.!]?$"),
     re.compile(r"^(?P<b>.+?)(?:だけ|のみ)(?:で|に|では|の中で)?(?:は|お願い|教えて)?.{0,6}[?？。]?$"),
 ]
+_ALSO_IN = [
+    re.compile(r"(?i)^(?:and\s+|but\s+|ok\s+|so\s+)?(?:what|how)\s+about\s+(?:in\s+)?(?:the\s+)?"
+               r"(?P<b>[^,?.!]+?)[?.!]?$"),
+    re.compile(r"(?i)^(?:and\s+|but\s+)?in\s+(?:the\s+)?(?P<b>[^,?.!]+?)[?.!]?$"),
+    re.compile(r"^(?:では|じゃあ|それでは)?、?(?P<b>[^、。]+?)(?:では|だと|の方は|の方では)(?:どう|どこ)?"
+               r"(?:ですか|でしょうか|なって(?:いる|る)|書いて(?:ある|あります))?(?:か)?[?？。]?$"),
+]
+"""A book alone, asked of the last question: "what about in memoir?", "and in the FAQ?",
+「memoir では？」. Only where every word names that book: "what about footnotes in
+memoir?" is a new question."""
 _THIS_BOOK = re.compile(r"(?i)^(?:in\s+)?this\s+book,?\s*|^(?:この本|この書籍|このマニュアル)(?:で|では|の中で|に)、?")
 _THAT_CHAPTER = re.compile(
     r"(?i)^(?:(?:clip|show|give\s+me|download|open|read)\s+)?(?:the\s+)?(?:whole\s+)?"
@@ -50,8 +62,18 @@ _THAT_CHAPTER = re.compile(
     r"(?:切り抜いて|ください|見せて|全体)?.{0,4}[?？。]?$"
 )
 _IN_THAT_CHAPTER = re.compile(r"(?i)^in\s+(?:that|this|the\s+same)\s+chapter,?\s*|^(?:その|この)章(?:で|では|の中で)、?")
-_NEXT = re.compile(r"(?i)^(?:and\s+|then\s+)?(?:the\s+)?next(?:\s+(?:section|one|part|chapter))?[?.!]?$|^次(?:の(?:節|章|セクション|項))?(?:は|を)?.{0,4}[?？。]?$")
-_PREVIOUS = re.compile(r"(?i)^(?:and\s+)?(?:the\s+)?previous(?:\s+(?:section|one|part|chapter))?[?.!]?$|^前(?:の(?:節|章|セクション|項))?(?:は|を)?.{0,4}[?？。]?$")
+_NEXT = re.compile(
+    r"(?i)^(?:and\s+|then\s+|ok\s+|so\s+)?(?:(?:show\s+me|go\s+to|open|read)\s+)?(?:the\s+)?"
+    r"next(?:\s+(?:section|one|part|chapter))?(?:,?\s+please)?[?.!]?$"
+    r"|^what(?:'s|’s|\s+is|\s+comes)\s+(?:next|after\s+(?:that|it|this))[?.!]?$"
+    r"|^(?:では|じゃあ|それでは)?、?(?:その|この)?次(?:の(?:節|章|セクション|項))?(?:は|を)?.{0,4}[?？。]?$"
+)
+_PREVIOUS = re.compile(
+    r"(?i)^(?:and\s+|then\s+|ok\s+|so\s+)?(?:(?:show\s+me|go\s+to|open|read)\s+)?(?:the\s+)?"
+    r"previous(?:\s+(?:section|one|part|chapter))?(?:,?\s+please)?[?.!]?$"
+    r"|^what(?:'s|’s|\s+is|\s+comes)\s+before\s+(?:that|it|this)[?.!]?$"
+    r"|^(?:では|じゃあ|それでは)?、?(?:その|この)?前(?:の(?:節|章|セクション|項))?(?:は|を)?.{0,4}[?？。]?$"
+)
 _MORE = re.compile(r"(?i)^(?:show\s+me\s+)?more(?:\s+results)?[?.!]?$|^(?:もっと|他に|ほかに)(?:は|ある)?.{0,6}[?？。]?$")
 
 
@@ -98,6 +120,12 @@ def follow_up(question: str, context: dict | None, books: dict[int, str]) -> Fol
             chosen = match_books(match["b"], books)
             if chosen:
                 return FollowUp(previous, book_ids=chosen)
+    for pattern in _ALSO_IN:
+        match = pattern.match(text)
+        if match:
+            chosen = match_books(match["b"], books)
+            if chosen and _only_names(match["b"], [books[pk] for pk in chosen]):
+                return FollowUp(previous, book_ids=chosen)
     shown = _shown_books(context)
     if _THIS_BOOK.match(text) and shown:
         return FollowUp(_THIS_BOOK.sub("", text), book_ids=shown[:1])
@@ -106,6 +134,13 @@ def follow_up(question: str, context: dict | None, books: dict[int, str]) -> Fol
         return FollowUp(_IN_THAT_CHAPTER.sub("", text), book_ids=[first["book_id"]],
                         within=(first["book_id"], first.get("heading_id")))
     return FollowUp(question)
+
+
+def _only_names(name: str, titles: list[str]) -> bool:
+    """Return True if every word of name is a word of one of titles (or a word such as
+    "book", "manual", 本 that names no book): name asks for nothing but the book."""
+    named = set().union(*(analysis.terms(title) for title in titles))
+    return set(analysis.terms(name)) <= named | named_books.GENERIC
 
 
 def _shown_books(context) -> list[int]:

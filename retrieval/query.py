@@ -86,6 +86,7 @@ _UNIT_EN = re.compile(
 _UNIT_JA = re.compile(
     r"(章|部|編|付録)(?:を|は|の)?、?(?:丸ごと|まるごと|全部|全体|すべて|全て|まとめて|何ページから)"
     r"|(?:して|てい|する)る?(章|部|編|付録)"
+    r"|(章|部|編|付録)(?:を|だけ(?:を)?)、?(?:PDF\s*で)?(?:切り抜|切り出|抜き出|書き出|ダウンロード)"
 )
 _UNITS = {"chapter": CHAPTER, "part": PART, "appendix": APPENDIX, "章": CHAPTER, "部": PART,
           "編": PART, "付録": APPENDIX}

@@ -178,6 +178,9 @@ def test_a_passage_is_read_with_its_title_unless_they_are_in_different_scripts()
     ("Which sections discuss winches between pp. 100-200?", query.AGGREGATE),
     ("第2章の内容は？", query.AGGREGATE),
     ("100〜200ページで霧について", query.AGGREGATE),
+    ("数式の章を切り抜いて", query.RANGE),
+    ("航海の手引きの気象の章をPDFでダウンロードしたい", query.RANGE),
+    ("Clip the chapter on knots", query.RANGE),
 ])
 def test_rules_decide_the_query_type(question, kind):
     assert query.plan(question).type == kind
@@ -207,16 +210,39 @@ CONTEXT = {"question": "bowline", "book_ids": [1, 2, 3],
     ("Only in the book sailing handbook?", [1]),
     ("航海の手引きだけで", [2]),
     ("just in harbour", [3]),
+    # a book alone asks the last question there
+    ("what about in Harbour Guide?", [3]),
+    ("And in the harbour guide?", [3]),
+    ("how about the Sailing Handbook?", [1]),
+    ("航海の手引きでは？", [2]),
+    ("じゃあ、航海の手引きだとどう？", [2]),
 ])
 def test_only_in_book_repeats_the_question_in_that_book(text, book_ids):
     resolved = followups.follow_up(text, CONTEXT, BOOKS)
     assert (resolved.question, resolved.book_ids) == ("bowline", book_ids)
 
 
-def test_next_previous_and_more_refer_to_the_previous_answer():
-    assert followups.follow_up("the next section", CONTEXT, BOOKS).navigate == 1
-    assert followups.follow_up("次の節", CONTEXT, BOOKS).navigate == 1
-    assert followups.follow_up("previous", CONTEXT, BOOKS).navigate == -1
+@pytest.mark.parametrize("text", [
+    "what about footnotes in the Harbour Guide?",  # a new question, in that book
+    "what about reefing?",
+    "in a gale, which sail comes down first?",
+    "霧では？",
+])
+def test_a_new_subject_is_a_new_question(text):
+    resolved = followups.follow_up(text, CONTEXT, BOOKS)
+    assert (resolved.question, resolved.book_ids) == (text, None)
+
+
+@pytest.mark.parametrize("text,step", [
+    ("the next section", 1), ("次の節", 1), ("その次の節は？", 1), ("what comes next?", 1),
+    ("next one, please", 1), ("previous", -1), ("その前の節は？", -1),
+    ("what comes before that?", -1),
+])
+def test_next_and_previous_refer_to_the_previous_answer(text, step):
+    assert followups.follow_up(text, CONTEXT, BOOKS).navigate == step
+
+
+def test_more_refers_to_the_previous_answer():
     assert followups.follow_up("more", CONTEXT, BOOKS).exclude_previous
 
 
