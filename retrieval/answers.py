@@ -27,6 +27,7 @@ from retrieval.shelf import Shelf
 logger = logging.getLogger(__name__)
 QUOTED = 5  # results that get a quoted sentence (the rest keep an excerpt)
 STRONG = 0.5  # a book named at least this strongly is one the question asks about
+TELLING_FLOOR = 10
 _JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
 _PRONOUN = re.compile(r"(?i)\b(?:it|its|them|they|this|that|these|those)\b|それ|これ|その|この")
 
@@ -317,7 +318,16 @@ class _Reading:
                                             closely=lead),
             answer.language == "ja", asked, self.asked.vectors.get(embeddings.MULTILINGUAL),
             recommend.distinctive(self.asked.terms, self.asked.translated,
-                                  lexical.get().doc_freq) if asked else ())
+                                  lexical.get().doc_freq) if asked else (),
+            terms=self._telling([*self.asked.terms, *self.asked.translated]))
+
+    def _telling(self, terms) -> list[str]:
+        """Return those of terms that tell sections apart: not held by a share of the shelf's
+        sections over COMMON_SHARE ("debian", "package" in a shelf of Debian manuals), nor by
+        more than TELLING_FLOOR sections on a small shelf."""
+        words = lexical.get()
+        most = max(TELLING_FLOOR, named_books.COMMON_SHARE * words.size())
+        return [term for term in terms if words.doc_freq(term) <= most]
 
     def finish(self, answer) -> None:
         """Fill in the books to read first, the places the guide points to, and the guide."""

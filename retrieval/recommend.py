@@ -14,7 +14,7 @@ first card and the guide say the same), and the others follow as alternatives.
 import math
 from collections import defaultdict
 
-from retrieval import units
+from retrieval import analysis, units
 from retrieval.results import Recommendation
 
 MAX_BOOKS = 5
@@ -41,6 +41,14 @@ ASKED_MEANING = 0.8
 """…or one whose best section is as near the question in meaning, at this share of the
 first's (in another language the words do not meet)."""
 CHAPTER_SHARE = 0.5
+ONE_SECTION = 0.5
+"""A chapter (or part) holding CHAPTER_SHARE of a book's share is about the topic where no
+one section of it holds more than ONE_SECTION of the chapter's, or where its title holds a
+telling word of the question (not one that many sections hold, such as "debian").
+Otherwise the topic is one section in it: asked which book to read on footnotes, the
+LaTeX guide's 2.9 脚注 held its chapter "第2章 テキストの組版", and the guide said the book
+had a whole chapter on footnotes and offered its 20 pages to download; beamer's 12.12
+Footnotes made it "a part on it", 86 pages."""
 CHAPTER_BONUS = 2.0
 PROFILE_WEIGHT = 1.0
 PROFILE_TEMPERATURE = 0.1
@@ -61,16 +69,19 @@ def coverage(scored, shelf) -> dict[int, float]:
 
 
 def books(scored, shelf, place_of, japanese: bool, asked: bool,
-          question_vector=None, distinct=()) -> list[Recommendation]:
+          question_vector=None, distinct=(), terms=()) -> list[Recommendation]:
     """Return the books to read, best first ([] when only one covers it and none was asked).
 
     place_of(book id, key, unit, lead) makes the Result that shows a book's place (lead: the
     first book's, whose quote the guide shows);
     question_vector: the question's multilingual vector, to read the books' profiles;
-    distinct: the question's most distinctive terms (``distinctive``).
+    distinct: the question's most distinctive terms (``distinctive``);
+    terms: the question's telling terms and their translations (a chapter whose title holds
+    one is about the question).
     """
     mass = coverage(scored, shelf)
-    units_of = {b: _unit([s for s in scored if s.book_id == b], shelf, b) for b in mass}
+    terms = frozenset(terms)
+    units_of = {b: _unit([s for s in scored if s.book_id == b], shelf, b, terms) for b in mass}
     if asked:
         # A book with a whole chapter on it beats one that mentions it here and there.
         mass = {b: m * (CHAPTER_BONUS if units_of[b][0] == "chapter" else 1.0)
@@ -172,7 +183,7 @@ def _with_profiles(mass, shelf, vector) -> dict[int, float]:
     return {b: m + PROFILE_WEIGHT * weights.get(b, 0.0) / total for b, m in mass.items()}
 
 
-def _unit(mine, shelf, book_id) -> tuple[str, int]:
+def _unit(mine, shelf, book_id, terms=frozenset()) -> tuple[str, int]:
     """Return how much of the book is about the topic and the section that shows it."""
     chunks = shelf.index(book_id).chunks
     graph = units.tree(chunks)
@@ -188,7 +199,9 @@ def _unit(mine, shelf, book_id) -> tuple[str, int]:
             best = max(held, key=held.get)
             inside = [s for s in mine if s.key in units.subtree(graph, best)]
             if held[best] >= CHAPTER_SHARE * total and len(inside) >= 3 and (
-                    unit == "chapter" or units.is_part(chunks[best])):
+                    unit == "chapter" or units.is_part(chunks[best])) and (
+                    max(s.score for s in inside) <= ONE_SECTION * held[best]
+                    or terms & set(analysis.terms(chunks[best].title))):
                 return unit, best
     return _section_of(shelf, mine[0])
 

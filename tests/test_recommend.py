@@ -4,7 +4,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from retrieval import recommend
+from retrieval import analysis, recommend
 from retrieval.chunks import Chunk
 from retrieval.lexical import Hit
 from retrieval.rank import Scored
@@ -158,6 +158,12 @@ def test_a_part_that_holds_most_of_the_answer_is_the_place_when_no_chapter_does(
     shelf.chunks[1] = chunks
     mine = [Scored(1, 4, 0.3), Scored(1, 7, 0.3), Scored(1, 6, 0.1), Scored(1, 1, 0.05)]
     assert recommend._unit(mine, shelf, 1) == ("part", 2)
-    # A chapter that holds most of it is still the place.
+    # A chapter that holds most of it is still the place, where it is about the question
+    # (its title holds a word of it: asked about 縦組)…
     mine = [Scored(1, 4, 0.5), Scored(1, 5, 0.2), Scored(1, 3, 0.1), Scored(1, 1, 0.05)]
-    assert recommend._unit(mine, shelf, 1) == ("chapter", 3)
+    assert recommend._unit(mine, shelf, 1, frozenset(analysis.terms("縦組"))) == ("chapter", 3)
+    # …or where no one section of it holds most of what it holds.
+    spread = [Scored(1, 4, 0.3), Scored(1, 5, 0.3), Scored(1, 3, 0.2), Scored(1, 1, 0.05)]
+    assert recommend._unit(spread, shelf, 1) == ("chapter", 3)
+    # Otherwise the topic is that one section in it, not a whole chapter.
+    assert recommend._unit(mine, shelf, 1) == ("section", 4)
