@@ -49,6 +49,11 @@ Otherwise the topic is one section in it: asked which book to read on footnotes,
 LaTeX guide's 2.9 脚注 held its chapter "第2章 テキストの組版", and the guide said the book
 had a whole chapter on footnotes and offered its 20 pages to download; beamer's 12.12
 Footnotes made it "a part on it", 86 pages."""
+ANSWERING = 0.1
+"""…and where a tenth of its sections answer at least a fifth as well as its best: asked
+which book to read on NMUs, the Developer's Reference's 79-section chapter on handling
+packages held most of the book's share in faint pieces, three sections answering; the
+place is 5.11.4, in 5.11 Non-Maintainer Upload, not 40 pages."""
 CHAPTER_BONUS = 2.0
 PROFILE_WEIGHT = 1.0
 PROFILE_TEMPERATURE = 0.1
@@ -200,10 +205,19 @@ def _unit(mine, shelf, book_id, terms=frozenset()) -> tuple[str, int]:
             inside = [s for s in mine if s.key in units.subtree(graph, best)]
             if held[best] >= CHAPTER_SHARE * total and len(inside) >= 3 and (
                     unit == "chapter" or units.is_part(chunks[best])) and (
-                    max(s.score for s in inside) <= ONE_SECTION * held[best]
+                    _throughout(inside, held[best], len(units.subtree(graph, best)))
                     or terms & set(analysis.terms(chunks[best].title))):
                 return unit, best
     return _section_of(shelf, mine[0])
+
+
+def _throughout(inside, held: float, sections: int) -> bool:
+    """Return True if a chapter's scored sections (inside, holding held in all, of its
+    sections) treat the topic throughout: no one of them holds more than ONE_SECTION of
+    it, and ANSWERING of its sections answer at least a fifth as well as its best."""
+    top = max(s.score for s in inside)
+    answering = sum(1 for s in inside if s.score >= 0.2 * top)
+    return top <= ONE_SECTION * held and answering >= ANSWERING * sections
 
 
 def _section_of(shelf, scored) -> tuple[str, int]:

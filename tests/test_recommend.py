@@ -180,3 +180,17 @@ def test_a_part_that_holds_most_of_the_answer_is_the_place_when_no_chapter_does(
     assert recommend._unit(spread, shelf, 1) == ("chapter", 3)
     # Otherwise the topic is that one section in it, not a whole chapter.
     assert recommend._unit(mine, shelf, 1) == ("section", 4)
+
+
+def test_a_long_chapter_of_which_few_sections_answer_is_not_the_place():
+    # "5 Handling packages" with 29 sections: two of them treat NMUs, the rest faintly.
+    titles = [("5 Handling packages", None)] + [(f"5.{k} Task {k}", 0) for k in range(1, 30)]
+    chunks = [Chunk(key=k, title=t, breadcrumb=[t], page_start=k + 1, page_end=k + 1, text="",
+                    heading_id=k + 1, parent_key=p) for k, (t, p) in enumerate(titles)]
+    chunks[0].children.extend(range(1, 30))
+    shelf = FakeShelf({1: 1})
+    shelf.chunks[1] = chunks
+    few = [Scored(1, 11, 0.3), Scored(1, 12, 0.25)] + [Scored(1, k, 0.01) for k in range(13, 30)]
+    assert recommend._unit(few, shelf, 1) == ("section", 11)
+    many = [Scored(1, k, 0.1) for k in range(1, 6)] + [Scored(1, k, 0.01) for k in range(6, 30)]
+    assert recommend._unit(many, shelf, 1) == ("chapter", 0)
