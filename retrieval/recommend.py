@@ -53,7 +53,8 @@ ANSWERING = 0.1
 """…and where a tenth of its sections answer at least a fifth as well as its best: asked
 which book to read on NMUs, the Developer's Reference's 79-section chapter on handling
 packages held most of the book's share in faint pieces, three sections answering; the
-place is 5.11.4, in 5.11 Non-Maintainer Upload, not 40 pages."""
+place is 5.11 Non-Maintainer Upload, its subsections answering (``_holding_section``), not
+40 pages."""
 CHAPTER_BONUS = 2.0
 PROFILE_WEIGHT = 1.0
 PROFILE_TEMPERATURE = 0.1
@@ -204,11 +205,35 @@ def _unit(mine, shelf, book_id, terms=frozenset()) -> tuple[str, int]:
             best = max(held, key=held.get)
             inside = [s for s in mine if s.key in units.subtree(graph, best)]
             if held[best] >= CHAPTER_SHARE * total and len(inside) >= 3 and (
-                    unit == "chapter" or units.is_part(chunks[best])) and (
-                    _throughout(inside, held[best], len(units.subtree(graph, best)))
-                    or terms & set(analysis.terms(chunks[best].title))):
+                    unit == "chapter" or units.is_part(chunks[best])) and _about(
+                    inside, held[best], len(units.subtree(graph, best)), chunks[best], terms):
                 return unit, best
+    holder = _holding_section(mine, chunks, graph, total, terms)
+    if holder is not None:
+        return "section", holder
     return _section_of(shelf, mine[0])
+
+
+def _holding_section(mine, chunks, graph, total: float, terms=frozenset()) -> int | None:
+    """Return the deepest section above the best one that holds CHAPTER_SHARE of the book's
+    share and is about the question (``_about``), or None: asked about NMUs, 5.11
+    Non-Maintainer Upload with its subsections, not its 5.11.4 alone."""
+    key = chunks[mine[0].key].parent_key
+    while key is not None:
+        inside_keys = units.subtree(graph, key)
+        inside = [s for s in mine if s.key in inside_keys]
+        held = sum(s.score for s in inside)
+        if held >= CHAPTER_SHARE * total and len(inside) >= 3 and _about(
+                inside, held, len(inside_keys), chunks[key], terms):
+            return key
+        key = chunks[key].parent_key
+    return None
+
+
+def _about(inside, held: float, sections: int, chunk, terms) -> bool:
+    """Return True if a unit (its scored sections inside, holding held, of its sections) is
+    about the question: it treats it throughout, or its title holds a telling word of it."""
+    return _throughout(inside, held, sections) or bool(terms & set(analysis.terms(chunk.title)))
 
 
 def _throughout(inside, held: float, sections: int) -> bool:

@@ -27,6 +27,18 @@ class FakeShelf:
         return SimpleNamespace(chunks=self.chunks[book_id], profile=None)
 
 
+def tree_shelf(titles) -> FakeShelf:
+    """Return a shelf of one book (id 1) whose sections are titles: (title, parent key)."""
+    chunks = [Chunk(key=k, title=t, breadcrumb=[t], page_start=k + 1, page_end=k + 1, text="",
+                    heading_id=k + 1, parent_key=p) for k, (t, p) in enumerate(titles)]
+    for chunk in chunks:
+        if chunk.parent_key is not None:
+            chunks[chunk.parent_key].children.append(chunk.key)
+    shelf = FakeShelf({1: 1})
+    shelf.chunks[1] = chunks
+    return shelf
+
+
 def place_of(book_id, key, unit, lead=False):
     return SimpleNamespace(page_start=key + 1, page_end=key + 1, printed_start=str(key + 1),
                            breadcrumb=[f"{key + 1} Section"])
@@ -162,13 +174,7 @@ def test_a_part_that_holds_most_of_the_answer_is_the_place_when_no_chapter_does(
     titles = [("第I部 ユーザーズマニュアル", None), ("1 はじめに", 0), ("第II部 リファレンス", None),
               ("5 縦組", 2), ("5.1 組方向", 3), ("5.2 縦中横", 3), ("6 フォント", 2),
               ("6.1 和文フォント", 6)]
-    chunks = [Chunk(key=k, title=t, breadcrumb=[t], page_start=k + 1, page_end=k + 1, text="",
-                    heading_id=k + 1, parent_key=p) for k, (t, p) in enumerate(titles)]
-    for chunk in chunks:
-        if chunk.parent_key is not None:
-            chunks[chunk.parent_key].children.append(chunk.key)
-    shelf = FakeShelf({1: 1})
-    shelf.chunks[1] = chunks
+    shelf = tree_shelf(titles)
     mine = [Scored(1, 4, 0.3), Scored(1, 7, 0.3), Scored(1, 6, 0.1), Scored(1, 1, 0.05)]
     assert recommend._unit(mine, shelf, 1) == ("part", 2)
     # A chapter that holds most of it is still the place, where it is about the question
@@ -185,12 +191,20 @@ def test_a_part_that_holds_most_of_the_answer_is_the_place_when_no_chapter_does(
 def test_a_long_chapter_of_which_few_sections_answer_is_not_the_place():
     # "5 Handling packages" with 29 sections: two of them treat NMUs, the rest faintly.
     titles = [("5 Handling packages", None)] + [(f"5.{k} Task {k}", 0) for k in range(1, 30)]
-    chunks = [Chunk(key=k, title=t, breadcrumb=[t], page_start=k + 1, page_end=k + 1, text="",
-                    heading_id=k + 1, parent_key=p) for k, (t, p) in enumerate(titles)]
-    chunks[0].children.extend(range(1, 30))
-    shelf = FakeShelf({1: 1})
-    shelf.chunks[1] = chunks
+    shelf = tree_shelf(titles)
     few = [Scored(1, 11, 0.3), Scored(1, 12, 0.25)] + [Scored(1, k, 0.01) for k in range(13, 30)]
     assert recommend._unit(few, shelf, 1) == ("section", 11)
     many = [Scored(1, k, 0.1) for k in range(1, 6)] + [Scored(1, k, 0.01) for k in range(6, 30)]
     assert recommend._unit(many, shelf, 1) == ("chapter", 0)
+
+
+def test_a_section_whose_subsections_answer_is_the_place_with_them():
+    # 5.11 Non-Maintainer Upload (key 1) and its three subsections answer; 35 other sections
+    # of the chapter match faintly.
+    titles = ([("5 Handling packages", None), ("5.11 Non-Maintainer Upload", 0)]
+              + [(f"5.11.{k} Step {k}", 1) for k in range(1, 4)]
+              + [(f"5.{k} Task {k}", 0) for k in range(20, 55)])
+    shelf = tree_shelf(titles)
+    mine = [Scored(1, 2, 0.3), Scored(1, 3, 0.2), Scored(1, 4, 0.15)] + [
+        Scored(1, k, 0.01) for k in range(5, 40)]
+    assert recommend._unit(mine, shelf, 1) == ("section", 1)
