@@ -138,6 +138,8 @@ def guide(outcome, shown: list[dict]) -> dict | None:
                                  tuple(data["breadcrumb"])))
         places.append(data)
     stored = {"text": outcome.guide, "language": outcome.language, "places": places}
+    if outcome.weak:
+        stored["weak"] = outcome.note
     if outcome.suggested:
         stored["suggested"] = list(outcome.suggested)
     return stored
@@ -181,10 +183,12 @@ def recommendation_text(value) -> str:
 LABELS = {
     "en": {"title": "Where to read", "first": "Read first:", "also": "Also:", **HOW["en"],
            "pages": "pages", "sections": "Its sections:", "model_note": "",
-           "suggested": "Also searched for the local model's terms:"},
+           "suggested": "Also searched for the local model's terms:",
+           "weak": "Nothing on the shelf seems to answer this"},
     "ja": {"title": "どこを読むか", "first": "【推薦】", "also": "【代替】", **HOW["ja"],
            "pages": "ページ", "sections": "含まれる節：", "model_note": "",
-           "suggested": "ローカルモデルが挙げた語でも検索しました："},
+           "suggested": "ローカルモデルが挙げた語でも検索しました：",
+           "weak": "答えは見当たりません"},
 }
 
 
@@ -264,7 +268,10 @@ def guide_view(stored, recommendation, message_id=None) -> dict | None:
             if place["same_as_pick"] and place["cited"]:
                 picks[0]["n"], picks[0]["anchor"] = place["n"], place["anchor"]
             places.append(place)
+    weak = str(stored.get("weak") or "")
+    if weak:  # the books do not seem to answer it: the places are only the nearest
+        labels = {**labels, "title": labels["weak"]}
     return {"language": language, "labels": labels, "picks": picks[:3], "places": places,
-            "text": stored["text"], "model_note": str(stored.get("model_note") or ""),
+            "weak": weak, "text": stored["text"], "model_note": str(stored.get("model_note") or ""),
             "suggested": [str(term) for term in stored.get("suggested") or []
                           if isinstance(term, str)]}

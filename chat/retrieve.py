@@ -23,6 +23,8 @@ class Outcome:
     language: str = "en"
     suggested: tuple = ()
     """The index terms the local model suggested, searched beside the question's words."""
+    weak: bool = False
+    """No place comes near the question: the books do not seem to answer it (the note)."""
 
 
 def search(question: str, *, user=None, book_ids=None, context=None) -> Generator:
@@ -64,4 +66,5 @@ def outcome(answer) -> Outcome:
         places=tuple(getattr(answer, "places", None) or ()),
         language=str(getattr(answer, "language", "en") or "en"),
         suggested=tuple(str(term) for term in getattr(answer, "suggested", None) or ()),
+        weak=bool(getattr(answer, "weak", False)),
     )

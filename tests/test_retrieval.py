@@ -264,6 +264,22 @@ def test_a_page_range_narrows_before_ranking(shelf):
     assert "2 Knots" not in {r.breadcrumb[-1] for r in answer.results}
 
 
+@pytest.mark.parametrize("question", ["How do I bake sourdough bread?", "パンの焼き方は？"])
+def test_a_question_the_books_do_not_answer_gets_the_nearest_places_and_says_so(
+        shelf, bob_client, question):
+    make_book("Harbour Guide", HARBOUR)
+    answer = retrieval.ask(question)
+    assert answer.weak and answer.results  # the nearest places are still there…
+    assert not answer.recommendation  # …but no book is the one to read on it
+    note = answer.guide.splitlines()[0]
+    assert note == answer.note and note.startswith(
+        "どの本にも" if question.startswith("パン") else "None of the books")
+    body = bob_client.get("/api/ask", {"q": question, "synthesize": "false"}).json()
+    assert body["weak"] is True and body["recommendation"] is None and body["note"] == note
+    asked = retrieval.ask("How do I reduce the area of the mainsail in strong wind?")
+    assert not asked.weak and asked.note == "" and not asked.guide.startswith("None")
+
+
 def test_which_book_recommends_the_one_with_a_whole_chapter(sailing):
     make_book("Harbour Guide", HARBOUR)
     answer = retrieval.ask("Which book covers knots like the bowline?")
