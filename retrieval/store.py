@@ -471,6 +471,9 @@ def warm(limit: int = 200) -> int:
     question does not wait seconds for what every question needs.
     """
     embeddings.warm()
+    for encoder in embeddings.encoders():
+        shelf_vectors(encoder.role).warm()  # read at the first question, it cost it 0.1 s
+    lexical.get().size()
     count = 0
     for book in Book.objects.order_by("-added_at")[:limit]:
         get(book)

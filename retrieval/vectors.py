@@ -110,6 +110,10 @@ class ShelfVectors:
         return [(int(i) >> ROW_BITS, int(i) & mask, float(s))
                 for s, i in zip(scores[0], ids[0]) if i >= 0]
 
+    def warm(self) -> bool:
+        """Read the index now, not at the first question; return True if there is one."""
+        return self._current() is not None
+
     def _current(self):
         stamp = _stamp(self.path)
         with self._mutex:

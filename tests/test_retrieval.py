@@ -442,8 +442,13 @@ def test_the_model_splits_a_comparison_the_rules_cannot(shelf, monkeypatch):
 def test_warming_loads_every_recent_books_index(shelf):
     for book in shelf:
         store.invalidate(book.pk)
+    vectors = [store.shelf_vectors(encoder.role) for encoder in embeddings.encoders()]
+    for index in vectors:  # as in a process that has not read them yet
+        index._index = index._stamp = None
     assert store.warm() == len(shelf)
     assert all(any(key[1] == book.pk for key in store._loaded) for book in shelf)
+    # The shelf's vector indexes are read too: the first question does not wait for them.
+    assert all(index._index is not None for index in vectors)
 
 
 def test_a_served_process_loads_the_model_ahead_only_to_suggest_terms(settings, monkeypatch):
