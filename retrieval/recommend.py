@@ -203,10 +203,11 @@ def _unit(mine, shelf, book_id, terms=frozenset()) -> tuple[str, int]:
                 held[where] += s.score
         if held:  # a part counts where no chapter of it holds most of the book's share
             best = max(held, key=held.get)
-            inside = [s for s in mine if s.key in units.subtree(graph, best)]
+            below = units.subtree(graph, best)
+            inside = [s for s in mine if s.key in below]
             if held[best] >= CHAPTER_SHARE * total and len(inside) >= 3 and (
                     unit == "chapter" or units.is_part(chunks[best])) and _about(
-                    inside, held[best], len(units.subtree(graph, best)), chunks[best], terms):
+                    inside, held[best], len(below), chunks[best], terms):
                 return unit, best
     holder = _holding_section(mine, chunks, graph, total, terms)
     if holder is not None:
