@@ -208,10 +208,11 @@ def report(figures: dict) -> str:
     return "\n".join(lines)
 
 
-def bench(truth_dir: Path, find_book, write) -> dict:
-    """Ask the natural questions (find_book(bookbench id) → Book or None); write the table
-    with write and return the figures. Questions about a book not on the shelf are skipped."""
-    questions = load(truth_dir / "questions" / "natural.jsonl")
+def bench(truth_dir: Path, find_book, write, path: Path | None = None) -> dict:
+    """Ask the natural questions of path (default: the truth directory's natural.jsonl;
+    find_book(bookbench id) → Book or None); write the table with write and return the
+    figures. Questions about a book not on the shelf are skipped."""
+    questions = load(path or truth_dir / "questions" / "natural.jsonl")
     ids = {}
     for question in questions:
         for want in question["want"]:

@@ -3,11 +3,13 @@
 import hashlib
 import json
 from io import StringIO
+from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
 import pytest
 from django.core.management import call_command
+from django.core.management.base import CommandError
 
 import retrieval
 from books import search
@@ -425,6 +427,35 @@ def test_the_benchmark_asks_natural_questions(sailing, tmp_path, settings, monke
         assert row["hit1"] is False and row["offered"] is (True if terms else None)
         assert (f"put another place first in {int(bool(terms))} lookups: the wanted one in "
                 f"{int(bool(terms))} ({int(bool(terms))} where card [1] had missed it)") in lines[1]
+
+
+def test_the_benchmark_asks_natural_questions_of_another_file(sailing, tmp_path, settings):
+    from bench import natural
+
+    settings.LIBRARIAN_QUERY_TERMS = "off"
+    want = {"book_id": "sail", "breadcrumb": ["2 Knots", "2.2 Cleat hitch"],
+            "title": "Cleat hitch", "page_start": 5, "page_end": 5}
+    held = tmp_path / "held.jsonl"
+    held.write_text(json.dumps({"qid": "h1", "kind": "lookup", "lang": "en", "want": [want],
+                                "query": "How do I make my boat fast to the dock?"}) + "\n")
+    lines = []  # the truth directory holds no natural.jsonl: the file given is read
+    figures = natural.bench(tmp_path, lambda bid: sailing, lines.append, held)
+    assert [row["qid"] for row in figures["rows"]] == ["h1"]
+    with pytest.raises(CommandError, match="no such question file"):
+        call_command("bookbench", "--questions-only", "--natural-file", str(tmp_path / "none"))
+
+
+def test_the_held_out_questions_are_well_formed():
+    from bench import natural
+
+    path = Path(__file__).resolve().parent.parent / "bench" / "questions" / "held_out.jsonl"
+    questions = natural.load(path)
+    assert len({q["qid"] for q in questions}) == len(questions) >= 40
+    for question in questions:
+        assert question["kind"] in natural.KINDS and question["lang"] in ("en", "ja")
+        (want,) = question["want"]
+        assert want["breadcrumb"][-1] == want["title"] and question["query"].strip()
+        assert 1 <= want["page_start"] <= want["page_end"]
 
 
 def test_the_model_splits_a_comparison_the_rules_cannot(shelf, monkeypatch):

@@ -58,12 +58,19 @@ class Command(BaseCommand):
                             help="Only ask the questions, of the books already in the data dir.")
         parser.add_argument("--natural", action="store_true",
                             help="Also ask the natural reader questions (questions/natural.jsonl).")
+        parser.add_argument("--natural-file", type=Path, default=None,
+                            help="Ask these natural questions instead (same form; implies "
+                                 "--natural), e.g. bench/questions/held_out.jsonl.")
 
     def handle(self, which, books, bench_dir, truth_dir, data_dir, fresh, json_path, dump_lines,
                questions=False, questions_only=False, natural=False, variants="ordinary",
-               **options):
+               natural_file=None, **options):
+        if natural_file is not None and not natural_file.is_file():
+            raise CommandError(f"{natural_file}: no such question file")
         if os.environ.get(CHILD) != "1":
             return self._in_own_data_dir(data_dir / which)
+        natural = natural or natural_file is not None
+        self.natural_file = natural_file
         chosen = [book.strip() for book in books.split(",") if book.strip()]
         ids = chosen or _all_ids(truth_dir)
         call_command("migrate", verbosity=0)
@@ -119,7 +126,8 @@ class Command(BaseCommand):
         """Ask the natural reader questions of every book in the data directory."""
         from bench import natural
 
-        return natural.bench(truth_dir, _finder(bench_dir, which), self.stdout.write)
+        return natural.bench(truth_dir, _finder(bench_dir, which), self.stdout.write,
+                             self.natural_file)
 
     def _vertical(self) -> dict:
         """Print and return what the OCR engine gives on typeset vertical pages."""
