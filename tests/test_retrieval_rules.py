@@ -170,6 +170,9 @@ def test_a_passage_is_read_with_its_title_unless_they_are_in_different_scripts()
     ("Which book covers knots?", query.WHICH_BOOK),
     ("What book should I read first about reefing?", query.WHICH_BOOK),
     ("霧について、どの本を読めばいいですか？", query.WHICH_BOOK),
+    ("霧について詳しく書かれている本はどれ？", query.WHICH_BOOK),
+    ("Which of the books explains reefing?", query.WHICH_BOOK),
+    ("How do I read a chart?", query.LOOKUP),
     ("What is the difference between a bowline and a cleat hitch?", query.COMPARE),
     ("Compare the jib with the mainsail", query.COMPARE),
     ("低気圧と霧の違い", query.COMPARE),
@@ -196,6 +199,8 @@ def test_plans_carry_what_narrows_them():
     assert chapter.section == ("chapter", "4") and query.is_aggregate_listing(chapter.topic)
     assert query.plan("第十二章の概要").section == ("章", "12")
     assert query.plan("Which book covers knots?").topic == "knots"
+    assert query.plan("Which of these books explains knots?").topic == "knots"
+    assert query.plan("霧について詳しく書かれている本はどれですか？").topic == "霧"
     unsure = query.plan("How do the jib and the mainsail compare?")
     assert (unsure.type, unsure.unsure) == (query.LOOKUP, True)
 
