@@ -123,6 +123,21 @@ def test_asked_a_book_sharing_only_common_words_is_no_alternative():
     assert [r.book_id for r in chosen] == [1, 3]
 
 
+def test_asked_a_book_holding_none_of_the_words_is_no_alternative_for_its_share_alone():
+    shelf = FakeShelf({1: 5, 2: 5, 3: 5})
+    # Asked 「脚注について詳しく書かれている本はどれ？」, a one-word topic the encoder reads
+    # faintly everywhere: the FAQ took 0.056 of the share in sections on Knoppix, none of
+    # them holding 脚注 or a translation of it.
+    scored = [Scored(1, 0, 0.6, words=12.0, meaning={"multilingual": 0.5}),
+              Scored(2, 1, 0.3, words=9.0, meaning={"multilingual": 0.45}),
+              Scored(3, 2, 0.06, meaning={"multilingual": 0.2})]
+    chosen = recommend.books(scored, shelf, place_of, japanese=True, asked=True)
+    assert [r.book_id for r in chosen] == [1, 2]
+    scored[2].words = 1.0  # a passing mention of the word: an alternative, as before
+    chosen = recommend.books(scored, shelf, place_of, japanese=True, asked=True)
+    assert [r.book_id for r in chosen] == [1, 2, 3]
+
+
 def test_the_rarest_words_are_the_distinctive_ones():
     freq = {"data": 900, "plot": 40, "graph": 12, "データ": 50}.get
     assert recommend.distinctive(["data", "plot", "graph"], {}, freq) == ["graph"]
