@@ -26,11 +26,12 @@ book are not a place to read."""
 ASKED_SECOND = 0.05
 """Asked which book, any book with this share of the first's coverage is an alternative
 where a section of it holds a word of the question (or a translation: a share taken by
-faint meaning alone is no coverage; asked 「脚注について詳しく書かれている本はどれ？」, the
-FAQ held 0.056 of it in sections on Knoppix), and so is one with a section that holds the question's words ASKED_WORDS as well and holds
-its most distinctive word (``distinctive``). A best section's BM25 differs little from book
-to book (one shared common word scores), so without that nearly every book passed: asked
-about plotting or poems, the packaging manuals were alternatives. With it the ten natural
+faint meaning alone is no coverage; asked 「脚注について詳しく書かれている本はどれ？」,
+the FAQ held 0.056 of it in sections on Knoppix), and so is one with a section that
+holds the question's words ASKED_WORDS as well and holds its most distinctive word
+(``distinctive``). A best section's BM25 differs little from book to book (one shared
+common word scores), so without that nearly every book passed: asked about plotting or
+poems, the packaging manuals were alternatives. With it the ten natural
 which-book questions name 34 books instead of 42, each runner-up stays, and a harbour
 guide's passing mention of a bowline is still one. (Where the word had only to be in the
 book, they named 36: asked which book to read on plotting data, memoir's "An array data
