@@ -75,6 +75,23 @@ def test_what_a_book_is_about_orders_the_picks_but_does_not_make_it_cover_the_to
     assert [r.book_id for r in chosen] == [1, 2]
 
 
+def test_profiles_far_from_the_question_say_nothing_of_the_order():
+    import numpy as np
+
+    shelf = FakeShelf({1: 5, 2: 5})
+    about = {1: np.array([0.3, 0.954]), 2: np.array([0.05, 0.999])}
+    shelf.index = lambda b: SimpleNamespace(chunks=shelf.chunks[b], profile=about[b])
+    scored = [Scored(1, 0, 0.5, words=10.0), Scored(2, 1, 0.48, words=9.0)]
+
+    def order(vector):
+        return [r.book_id for r in recommend.books(scored, shelf, place_of, japanese=False,
+                                                   asked=True, question_vector=vector)]
+
+    # Book 2's profile is nearer, far or near: it leads only where the nearest is near.
+    assert order(np.array([-0.1, 0.09])) == [1, 2]  # cosines of 0.06 and 0.09: noise
+    assert order(np.array([-0.9, 0.436])) == [2, 1]  # 0.15 against 0.39: book 2 is nearer
+
+
 def test_unasked_the_book_of_the_best_section_leads_at_that_section():
     shelf = FakeShelf({1: 5, 2: 10})
     # Book 2 gathers more in all, in faint pieces; book 1 holds the one section that answers.
