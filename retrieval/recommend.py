@@ -214,11 +214,8 @@ def _unit(mine, shelf, book_id, terms=frozenset()) -> tuple[str, int]:
                 held[where] += s.score
         if held:  # a part counts where no chapter of it holds most of the book's share
             best = max(held, key=held.get)
-            below = units.subtree(graph, best)
-            inside = [s for s in mine if s.key in below]
-            if held[best] >= CHAPTER_SHARE * total and len(inside) >= 3 and (
-                    unit == "chapter" or units.is_part(chunks[best])) and _about(
-                    inside, held[best], len(below), chunks[best], terms):
+            if (unit == "chapter" or units.is_part(chunks[best])) and _holds(
+                    mine, units.subtree(graph, best), chunks[best], total, terms):
                 return unit, best
     holder = _holding_section(mine, chunks, graph, total, terms)
     if holder is not None:
@@ -228,24 +225,24 @@ def _unit(mine, shelf, book_id, terms=frozenset()) -> tuple[str, int]:
 
 def _holding_section(mine, chunks, graph, total: float, terms=frozenset()) -> int | None:
     """Return the deepest section above the best one that holds CHAPTER_SHARE of the book's
-    share and is about the question (``_about``), or None: asked about NMUs, 5.11
+    share and is about the question (``_holds``), or None: asked about NMUs, 5.11
     Non-Maintainer Upload with its subsections, not its 5.11.4 alone."""
     key = chunks[mine[0].key].parent_key
     while key is not None:
-        inside_keys = units.subtree(graph, key)
-        inside = [s for s in mine if s.key in inside_keys]
-        held = sum(s.score for s in inside)
-        if held >= CHAPTER_SHARE * total and len(inside) >= 3 and _about(
-                inside, held, len(inside_keys), chunks[key], terms):
+        if _holds(mine, units.subtree(graph, key), chunks[key], total, terms):
             return key
         key = chunks[key].parent_key
     return None
 
 
-def _about(inside, held: float, sections: int, chunk, terms) -> bool:
-    """Return True if a unit (its scored sections inside, holding held, of its sections) is
-    about the question: it treats it throughout, or its title holds a telling word of it."""
-    return _throughout(inside, held, sections) or bool(terms & set(analysis.terms(chunk.title)))
+def _holds(mine, below, chunk, total: float, terms) -> bool:
+    """Return True if the unit chunk (below: the keys of its sections, its own among them)
+    holds CHAPTER_SHARE of the book's share (total) in three scored sections or more, and
+    is about the question: it treats it throughout, or its title holds a telling word."""
+    inside = [s for s in mine if s.key in below]
+    held = sum(s.score for s in inside)
+    return held >= CHAPTER_SHARE * total and len(inside) >= 3 and (
+        _throughout(inside, held, len(below)) or bool(terms & set(analysis.terms(chunk.title))))
 
 
 def _throughout(inside, held: float, sections: int) -> bool:
