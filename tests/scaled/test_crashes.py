@@ -9,6 +9,7 @@ import sqlite3
 import time
 
 import psycopg
+import pytest
 
 from tests.scaled.observe import (
     HEADINGS,
@@ -20,8 +21,8 @@ from tests.scaled.observe import (
 )
 
 PAGE_COUNT = 24
-# One page at a time on one thread: slow enough to be stopped mid-book (the CPU
-# engine reads these small pages in well under a second each otherwise).
+# One page at a time on one thread (the CPU engine reads these small pages in
+# well under a second each otherwise).
 SLOW = {"ocr_batch_pages": 1, "ocr_threads": 1}
 
 
@@ -29,17 +30,33 @@ def ocr_done(stack, book_id: int) -> int:
     return stack.runs(book_id).get("ocr", (None, 0))[1]
 
 
-def pause_outside_a_transaction(stack, process) -> None:
-    """SIGSTOP process, making sure it holds no open transaction (a hung worker, not a lock)."""
-    while True:
+def busy(stack) -> int:
+    """Return how many other clients of the database are in a statement or a transaction."""
+    return stack.sql(
+        "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+        "AND backend_type = 'client backend' AND pid <> pg_backend_pid() "
+        "AND state <> 'idle'")[0][0]
+
+
+def throttle_until(stack, process, condition, what: str, idle=busy, seconds: float = 180) -> None:
+    """Run process in short slices until condition() holds; leave it stopped, outside a transaction.
+
+    A worker saves its pages every few seconds of the clock, so a worker that
+    runs a fifth of the time saves a few pages at a time, however fast the
+    machine reads them, and is looked at only while it is stopped. Pass
+    idle=None where it is killed next, whatever it was doing.
+    """
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
         process.send_signal(signal.SIGSTOP)
-        open_transactions = stack.sql(
-            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-            "AND state LIKE 'idle in transaction%%'")[0][0]
-        if not open_transactions:
+        time.sleep(0.2)  # a statement sent just before the stop reaches the server
+        if process.poll() is not None:
+            pytest.fail(f"the worker exited while waiting for {what}:\n{stack.log_tail()}")
+        if condition() and not (idle and idle(stack)):
             return
         process.send_signal(signal.SIGCONT)
         time.sleep(0.05)
+    pytest.fail(f"timed out after {seconds} s waiting for {what}\n{stack.log_tail()}")
 
 
 def assert_same_book(stack, book_id: int, twin_id: int) -> None:
@@ -55,16 +72,17 @@ def test_ocr_survives_a_killed_worker_and_a_hung_one(stack, tmp_path):
     first = stack.worker(prefix=other_host(), poll_seconds=1, **SLOW)
     assert stack.manage("addbook", scan).returncode == 0
     book = stack.book_id(scan.name)
-    stack.wait_until(lambda: ocr_done(stack, book) >= 3, 120, "the first pages read")
+    throttle_until(stack, first, lambda: ocr_done(stack, book) >= 3, "the first pages read")
     first.kill()
     first.wait()
     written = stack.sql("SELECT count(*) FROM page_writes")[0][0]
     assert 3 <= written < PAGE_COUNT
 
     second = stack.worker(poll_seconds=1, **SLOW)
-    stack.wait_until(lambda: stack.sql("SELECT count(*) FROM page_writes")[0][0] >= written + 2,
-                     120, "the second worker resuming")
-    pause_outside_a_transaction(stack, second)  # hung: alive, but its heartbeat stops
+    # Left stopped: hung, alive but its heartbeat stopped, with pages still to write.
+    throttle_until(stack, second, lambda: stack.sql("SELECT count(*) FROM page_writes")[0][0]
+                   >= written + 2, "the second worker resuming")
+    assert stack.sql("SELECT count(*) FROM page_writes")[0][0] < PAGE_COUNT
     stack.worker(poll_seconds=1)
     stack.wait_until(lambda: stack.finished(book), 120, "the third worker finishing the book")
     second.send_signal(signal.SIGCONT)  # wakes with a batch of pages it may no longer write
@@ -122,7 +140,8 @@ def test_the_embedded_server_killed_and_restarted_loses_nothing(stack, tmp_path)
     assert stack.manage("addbook", scan, **sqlite_only).returncode == 0
     book = query("SELECT id FROM books_book")[0][0]
     ocr = "SELECT done, status FROM indexing_stagerun WHERE book_id = %s AND stage = 'ocr'"
-    stack.wait_until(lambda: query(ocr, (book,))[0][0] >= 3, 120, "the first pages read")
+    throttle_until(stack, server, lambda: query(ocr, (book,))[0][0] >= 3, "the first pages read",
+                   idle=None)
     server.kill()
     server.wait()
     written = query("SELECT count(*) FROM page_writes")[0][0]
