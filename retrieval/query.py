@@ -33,10 +33,11 @@ _WHICH_BOOK = re.compile(
     r"(?i)\b(?:which|what)\s+(?:book|manual|volume|title)s?\b|\bread\s+first\b|\brecommend"
     r"|\bwhich\s+(?:one\s+)?of\s+(?:the|these|those|my|your)\s+(?:books|manuals)\b"
     r"|\bbest\s+(?:book|manual)|どの本|どちらの本|どの(?:書籍|資料|マニュアル)|どれを読|何を読|"
-    r"(?:本|書籍|資料|マニュアル)(?:は|って)(?:どれ|どちら)|おすすめ|お勧め|オススメ|推薦|最初に読"
+    r"(?:本|書籍|資料|マニュアル)(?:(?:は|って)(?:どれ|どちら)|は[?？]?$|はありますか|を教えて)"
+    r"|おすすめ|お勧め|オススメ|推薦|最初に読"
 )
 """Which book to read: "which book covers X", "which of the books explains X", 「Xについて
-どの本を読めば」「Xが詳しい本はどれ？」."""
+どの本を読めば」「Xが詳しい本はどれ？」「Xが載っている本は？」「Xの本を教えて」."""
 _WHICH_BOOK_WORDS = re.compile(
     r"(?i)\b(?:which|what)\s+(?:book|manual|volume|title)s?\s*(?:should\s+i\s+read\s+(?:first\s+)?"
     r"(?:to|about|on|for)?|(?:covers?|explains?|discuss(?:es)?|is\s+best\s+for|has)\b)?"
@@ -44,8 +45,9 @@ _WHICH_BOOK_WORDS = re.compile(
     r"|について、?|に関して、?|どの本|どちらの本|どの(?:書籍|資料|マニュアル)|を?読めば(?:いい|よい)|"
     r"\bwhich\s+(?:one\s+)?of\s+(?:the|these|those|my|your)\s+(?:books|manuals)\s*"
     r"(?:covers?|explains?|discuss(?:es)?|has)?\b"
-    r"|(?:に)?(?:詳しく)?(?:書かれて|書いて|載って|説明されて|扱われて|解説されて)?(?:いる|ある)?"
-    r"(?:本|書籍|資料|マニュアル)(?:は|って)(?:どれ|どちら)(?:です|でしょう)?か?|"
+    r"|(?:[がのに])?(?:詳しい|(?:詳しく)?(?:書かれて|書いて|載って|説明されて|扱われて|解説されて)?(?:いる|ある)?)"
+    r"(?:本|書籍|資料|マニュアル)(?:(?:は|って)(?:どれ|どちら)(?:です|でしょう)?か?|は(?=[?？]?$)"
+    r"|はありますか|を教えて(?:ください|下さい)?)|"
     r"どれを読|何を読|がおすすめ|おすすめ|お勧め|オススメ|推薦|最初に読むべき本は?|最初に読む(?:べき)?|"
     r"(?:です|ます)?か[?？]?$|[?？]"
 )

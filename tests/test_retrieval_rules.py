@@ -171,6 +171,11 @@ def test_a_passage_is_read_with_its_title_unless_they_are_in_different_scripts()
     ("What book should I read first about reefing?", query.WHICH_BOOK),
     ("霧について、どの本を読めばいいですか？", query.WHICH_BOOK),
     ("霧について詳しく書かれている本はどれ？", query.WHICH_BOOK),
+    ("霧について詳しく書かれている本は？", query.WHICH_BOOK),
+    ("霧が載っている本はありますか", query.WHICH_BOOK),
+    ("もやい結びの本を教えてください", query.WHICH_BOOK),
+    ("この本は何ページありますか？", query.LOOKUP),
+    ("本の余白を設定するには？", query.LOOKUP),
     ("Which of the books explains reefing?", query.WHICH_BOOK),
     ("How do I read a chart?", query.LOOKUP),
     ("What is the difference between a bowline and a cleat hitch?", query.COMPARE),
@@ -202,6 +207,10 @@ def test_plans_carry_what_narrows_them():
     assert query.plan("Which of these books explains knots?").topic == "knots"
     detailed = query.plan("霧について詳しく書かれている本はどれですか？")
     assert detailed.topic == "霧"
+    assert query.plan("霧について詳しく書かれている本は？").topic == "霧"
+    assert query.plan("霧が載っている本はありますか").topic == "霧"
+    assert query.plan("もやい結びの本を教えてください").topic == "もやい結び"
+    assert query.plan("潮汐が詳しい本は？").topic == "潮汐"
     unsure = query.plan("How do the jib and the mainsail compare?")
     assert (unsure.type, unsure.unsure) == (query.LOOKUP, True)
 
