@@ -29,12 +29,17 @@ LOOKUP, COMPARE, AGGREGATE, RANGE, WHICH_BOOK, NAVIGATE = (
 )
 CHAPTER, PART, APPENDIX = "chapter", "part", "appendix"
 
+_WHICH_OF_THE_BOOKS = r"\bwhich\s+(?:one\s+)?of\s+(?:the|these|those|my|your)\s+(?:books|manuals)\b"
+_BOOK_IS_ASKED_FOR = (
+    r"(?:本|書籍|資料|マニュアル)(?:(?:は|って)(?:どれ|どちら)(?:です|でしょう)?か?|は(?=[?？]?$)"
+    r"|はありますか|を教えて(?:ください|下さい)?)"
+)
+"""「…本はどれ？」「…本は？」「…本はありますか」「…本を教えて」: the book itself is asked for."""
 _WHICH_BOOK = re.compile(
     r"(?i)\b(?:which|what)\s+(?:book|manual|volume|title)s?\b|\bread\s+first\b|\brecommend"
-    r"|\bwhich\s+(?:one\s+)?of\s+(?:the|these|those|my|your)\s+(?:books|manuals)\b"
+    rf"|{_WHICH_OF_THE_BOOKS}"
     r"|\bbest\s+(?:book|manual)|どの本|どちらの本|どの(?:書籍|資料|マニュアル)|どれを読|何を読|"
-    r"(?:本|書籍|資料|マニュアル)(?:(?:は|って)(?:どれ|どちら)|は[?？]?$|はありますか|を教えて)"
-    r"|おすすめ|お勧め|オススメ|推薦|最初に読"
+    rf"{_BOOK_IS_ASKED_FOR}|おすすめ|お勧め|オススメ|推薦|最初に読"
 )
 """Which book to read: "which book covers X", "which of the books explains X", 「Xについて
 どの本を読めば」「Xが詳しい本はどれ？」「Xが載っている本は？」「Xの本を教えて」."""
@@ -43,11 +48,9 @@ _WHICH_BOOK_WORDS = re.compile(
     r"(?:to|about|on|for)?|(?:covers?|explains?|discuss(?:es)?|is\s+best\s+for|has)\b)?"
     r"|\bdo\s+you\s+recommend\b|\brecommend(?:ed)?\b|\bread\s+first\b|\b(?:about|on|for)\s*$"
     r"|について、?|に関して、?|どの本|どちらの本|どの(?:書籍|資料|マニュアル)|を?読めば(?:いい|よい)|"
-    r"\bwhich\s+(?:one\s+)?of\s+(?:the|these|those|my|your)\s+(?:books|manuals)\s*"
-    r"(?:covers?|explains?|discuss(?:es)?|has)?\b"
-    r"|(?:[がのに])?(?:詳しい|(?:詳しく)?(?:書かれて|書いて|載って|説明されて|扱われて|解説されて)?(?:いる|ある)?)"
-    r"(?:本|書籍|資料|マニュアル)(?:(?:は|って)(?:どれ|どちら)(?:です|でしょう)?か?|は(?=[?？]?$)"
-    r"|はありますか|を教えて(?:ください|下さい)?)|"
+    rf"{_WHICH_OF_THE_BOOKS}\s*(?:covers?|explains?|discuss(?:es)?|has)?\b"
+    r"|(?:[がのに])?(?:詳しい|(?:詳しく)?(?:書かれて|書いて|載って|説明されて|扱われて|解説されて)?"
+    rf"(?:いる|ある)?){_BOOK_IS_ASKED_FOR}|"
     r"どれを読|何を読|がおすすめ|おすすめ|お勧め|オススメ|推薦|最初に読むべき本は?|最初に読む(?:べき)?|"
     r"(?:です|ます)?か[?？]?$|[?？]"
 )
