@@ -7,6 +7,7 @@ from collections import Counter
 from librarian.inputs import clean_text
 
 CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f"
+_JAPANESE = re.compile(f"[{CJK}]")
 _CJK_BREAK = re.compile(rf"(?<=[{CJK}])\n(?=[{CJK}])")
 _HYPHEN_BREAK = re.compile(r"(?<=[a-z])-\n(?=[a-z])")
 _SPACES = re.compile(r"\s+")
@@ -36,6 +37,17 @@ COMMON_WORDS = {
     "nl": {"het", "een", "van", "dat", "op", "te", "met", "voor", "niet", "zijn", "ook", "wordt"},
 }
 ENGLISH_WORDS = COMMON_WORDS["en"]
+
+
+def language_of(text: str) -> str:
+    """Return "ja" if text holds any Japanese (kana or kanji), else "en": the language a
+    question is answered in and a guide written in."""
+    return "ja" if _JAPANESE.search(text) else "en"
+
+
+def is_japanese(text: str) -> bool:
+    """Return True if text holds any Japanese (kana or kanji)."""
+    return language_of(text) == "ja"
 
 
 def for_search(text: str) -> str:

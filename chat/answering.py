@@ -27,6 +27,7 @@ from books.models import Book
 from chat import actions, cards, retrieve
 from chat.models import Message
 from retrieval import synthesis
+from retrieval.results import Answer, Refined, Result, Thinking, Written
 
 logger = logging.getLogger(__name__)
 
@@ -87,24 +88,42 @@ def _write(answer: Message, written: dict) -> Iterator[Event]:
     question = actions.question_of(answer).text
     asked = {"user": answer.conversation.user, "book_ids": answer.book_ids or None,
              "context": actions.previous_context(answer)}
-    found = retrieve.search(question, **asked)
     page_counts: dict[int, int] = {}
     answer.results = []
-    while True:
-        try:
-            result = next(found)
-        except StopIteration as stop:
-            outcome = stop.value or retrieve.Outcome()
-            break
-        if len(answer.results) >= MAX_CARDS:
-            continue  # read on: the outcome comes after the last result
-        card = cards.card(result, len(answer.results) + 1)
-        card["book_pages"] = _page_count(card["book_id"], page_counts)
-        answer.results.append(card)
-        yield Event("card", {"n": card["n"], "html": render_card(card, answer.pk)})
+    language = "en"
+    for item in retrieve.respond(question, streaming=True, **asked):
+        if isinstance(item, Result):
+            if len(answer.results) >= MAX_CARDS:
+                continue  # read on: the answer comes after the last result
+            card = cards.card(item, len(answer.results) + 1)
+            card["book_pages"] = _page_count(card["book_id"], page_counts)
+            answer.results.append(card)
+            yield Event("card", {"n": card["n"], "html": render_card(card, answer.pk)})
+        elif isinstance(item, Answer):
+            language = item.language
+            yield from _answered(answer, item)
+        elif isinstance(item, Thinking):
+            release_connection()  # the model may take seconds: hold no connection meanwhile
+            yield Event("writing", {"message": (_refining if item.what == "refine"
+                                                else _writing)(language)})
+        elif isinstance(item, Refined) and item.place:
+            answer.guide = {**(answer.guide or {}), "refined": {
+                "terms": list(item.terms), "n": item.card,
+                "place": cards.card(item.place, item.card or 0)}}
+            answer.save(update_fields=["guide", "updated_at"])
+            yield Event("refined", {"html": _render("refined", answer)})
+        elif isinstance(item, Written):
+            written["text"], written["note"] = item.text, item.note
+    _store(answer, written, Message.Status.DONE, "")
+    yield Event("answer", {"html": _render("synthesis", answer)})
+    yield Event("done", {})
+
+
+def _answered(answer: Message, outcome: Answer) -> Iterator[Event]:
+    """Store what the answer says besides its cards, and yield its guide and summary."""
     answer.answer_type = outcome.type[:32]
     answer.recommendation = cards.plain(outcome.recommendation) or None
-    answer.context = cards.plain(outcome.context)
+    answer.context = outcome.context()
     answer.note = outcome.note[:300]
     answer.guide = cards.guide(outcome, answer.results)
     answer.save(update_fields=["results", "answer_type", "recommendation", "context", "note",
@@ -114,26 +133,6 @@ def _write(answer: Message, written: dict) -> Iterator[Event]:
     if answer.guide:
         yield Event("guide", {"html": _render("guide", answer)})
     yield Event("cards", {"count": len(answer.results), "html": _render("summary", answer)})
-    if answer.results and outcome.type == "lookup" and retrieve.refining():
-        release_connection()
-        yield Event("writing", {"message": _refining(outcome.language)})
-        shown = [(c["book_id"], c["heading_id"], c["page_start"], c["page_end"])
-                 for c in answer.results]
-        refined = retrieve.refine(question, shown, **asked)
-        if refined and refined.place:
-            answer.guide = {**(answer.guide or {}), "refined": {
-                "terms": list(refined.terms), "n": refined.card,
-                "place": cards.card(refined.place, refined.card or 0)}}
-            answer.save(update_fields=["guide", "updated_at"])
-            yield Event("refined", {"html": _render("refined", answer)})
-    if answer.results and synthesis.enabled():
-        release_connection()
-        yield Event("writing", {"message": _writing(outcome.language)})
-        made = synthesis.written(question, answer.results)
-        written["text"], written["note"] = made.text, made.note
-    _store(answer, written, Message.Status.DONE, "")
-    yield Event("answer", {"html": _render("synthesis", answer)})
-    yield Event("done", {})
 
 
 def _refining(language: str) -> str:

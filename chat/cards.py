@@ -11,10 +11,9 @@ from django.urls import reverse
 
 from books.text import excerpt as highlight
 from retrieval.guide import HOW
+from retrieval.results import RESULT_FIELDS, Answer
 
-FIELDS = ("book_id", "book_title", "breadcrumb", "heading_id", "page_start", "page_end",
-          "printed_start", "printed_end", "excerpt", "terms", "score", "part", "quote",
-          "quote_page", "quote_label", "subsections", "unit", "book_pages", "inferred")
+FIELDS = RESULT_FIELDS
 
 
 def plain(value):
@@ -124,7 +123,7 @@ def quote_where(data: dict) -> str:
     return f"p. {data['quote_label']}" if data["quote_label"] else f"PDF page {data['quote_page']}"
 
 
-def guide(outcome, shown: list[dict]) -> dict | None:
+def guide(outcome: Answer, shown: list[dict]) -> dict | None:
     """Return the guide as stored on an answer: its text, language and places, each place
     with the number of the card that shows it (if one does)."""
     if not outcome.guide:

@@ -3,6 +3,7 @@
 import re
 
 from books.models import Heading
+from books.text import is_japanese
 
 SKIPPED = (Heading.Status.UNRESOLVED, Heading.Status.ABSENT, Heading.Status.REJECTED)
 _NUMBERING = re.compile(r"^\s*(?:第[0-9０-９一二三四五六七八九十百]+[編部章節款項]|"
@@ -37,17 +38,13 @@ def questions(books, limit: int = 4) -> list[str]:
     return out[:limit]
 
 
-def _japanese(text: str) -> bool:
-    return any("\u3040" <= char <= "\u9fff" for char in text)
-
-
 def _where(name: str) -> str:
     if name.endswith(("?", "？")):
         return name  # a heading that is itself a question
-    return f"「{name}」はどこに書いてありますか？" if _japanese(name) else f"Where is “{name}” explained?"
+    return f"「{name}」はどこに書いてありますか？" if is_japanese(name) else f"Where is “{name}” explained?"
 
 
 def _which(name: str) -> str:
-    if _japanese(name):
+    if is_japanese(name):
         return f"「{name}」について、どの本を先に読むべきですか？"
     return f"Which book covers “{name}” best?"

@@ -6,7 +6,6 @@ from pydantic import ConfigDict
 import retrieval
 from librarian.errors import ErrorOut
 from librarian.inputs import MAX_QUESTION_CHARS, CleanStr, Id, PageNumber
-from retrieval import synthesis
 from retrieval.results import Result, answer_json
 
 router = Router(tags=["questions"])
@@ -105,16 +104,10 @@ def _answer(request, data: AskIn):
         return Status(400, {"code": "too_long",
                             "detail": f"Keep the question under {MAX_QUESTION_CHARS} characters."})
     context = data.context.model_dump() if data.context else None
-    answer = retrieval.ask(question, user=request.user, book_ids=data.book_ids,
-                           context=context, limit=max(1, min(data.limit, MAX_LIMIT)))
-    refined = retrieval.refine(question, answer.shown(), user=request.user,
-                               book_ids=data.book_ids, context=context) \
-        if answer.type == "lookup" else None
-    written = synthesis.written(question, answer) if data.synthesize and synthesis.enabled() \
-        else synthesis.Written("")
-    payload = answer_json(answer, written.text or None, refined)
-    payload["results"] = [result.as_dict() for result in answer.results]
-    return {**payload, "answer_note": written.note, "context": answer.context()}
+    answer, refined, written = retrieval.answered(
+        question, user=request.user, book_ids=data.book_ids, context=context,
+        limit=max(1, min(data.limit, MAX_LIMIT)), synthesize=data.synthesize)
+    return {**answer_json(answer, written, refined, full=True), "context": answer.context()}
 
 
 @router.get("/ask", response={200: AnswerOut, 400: ErrorOut})

@@ -40,6 +40,7 @@ from pathlib import Path
 
 from django.conf import settings
 
+from books.text import is_japanese
 from retrieval import analysis
 
 log = logging.getLogger(__name__)
@@ -49,7 +50,6 @@ MAX_HEADWORDS = 6
 WEIGHT = 1.0
 LONGEST = 3
 """Words and phrases are looked up up to this many morphemes or words long."""
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _PAREN = re.compile(r"\([^)]*\)")
 _WORD = re.compile(r"[a-z][a-z0-9'-]*")
 _local = threading.local()
@@ -78,7 +78,7 @@ def translate(text: str) -> Translation:
     if _database() is None:
         return Translation({})
     text = unicodedata.normalize("NFKC", text)
-    if not _CJK.search(text):
+    if not is_japanese(text):
         return Translation(_into_japanese(text))
     weights, groups, alone = _into_english(text)
     return Translation(weights, groups, frozenset(t for g in groups for t in g) - alone)
@@ -92,7 +92,7 @@ def _into_english(text: str) -> tuple[dict[str, float], list[tuple[str, ...]], s
             for gloss in gloss_list:
                 bare = _bare(gloss)
                 share = WEIGHT / len(senses) / _words(bare)
-                terms = [t for t in analysis.question_terms(bare) if not _CJK.search(t)]
+                terms = [t for t in analysis.question_terms(bare) if not is_japanese(t)]
                 for term in terms:
                     out[term] = max(out.get(term, 0.0), share)
                 words = tuple(dict.fromkeys(

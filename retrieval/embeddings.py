@@ -15,7 +15,6 @@ Japanese.
 """
 
 import importlib
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -23,11 +22,11 @@ import numpy as np
 from django.conf import settings
 from threadpoolctl import threadpool_limits
 
+from books.text import is_japanese
 from librarian.inputs import clean_text
 
 MULTILINGUAL, ENGLISH = "multilingual", "english"
 DEFAULTS = {MULTILINGUAL: "usem3", ENGLISH: "minilm"}
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 
 @dataclass(frozen=True)
@@ -39,7 +38,7 @@ class Encoder:
 
     def applies(self, text: str) -> bool:
         """Return True if this encoder reads text (the English one: no Japanese in it)."""
-        return self.role == MULTILINGUAL or not _CJK.search(text)
+        return self.role == MULTILINGUAL or not is_japanese(text)
 
     def encode(self, texts: list[str]) -> np.ndarray:
         """Return one L2-normalised float32 row per text (a 0×0 array for no texts)."""

@@ -13,7 +13,7 @@
 - which_book: which book to read first.
 
 It also picks out the books a question names explicitly ("in the Octave
-manual", 『LaTeX 2ε への道』); ``retrieval.books`` matches them to the shelf.
+manual", 『LaTeX 2ε への道』); ``retrieval.naming`` matches them to the shelf.
 Follow-ups ("only in the first book", 「その章」) are ``retrieval.followups``.
 """
 
@@ -21,6 +21,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
+from books.text import CJK
 from indexing.toc.numbers import numeral_value, roman_value
 from retrieval.analysis import particle_offsets
 
@@ -125,7 +126,7 @@ _BEGINNER = re.compile(
 )
 _BOOK_REF_QUOTED = re.compile(r"[『「\"“]([^』」\"”]{2,80})[』」\"”]")
 # A name the question works in: "in beamer", "with Octave", 「memoir で」. It refers to a book
-# only where it is one of a book's naming words (``retrieval.books``): "in a figure" is not.
+# only where it is one of a book's naming words (``retrieval.naming``): "in a figure" is not.
 _MENTION_EN = re.compile(r"(?i)\b(?:in|with|using|inside|under)\s+(?:the\s+)?([A-Za-z][\w.+-]*)")
 _MENTION_JA = re.compile(r"([A-Za-z][\w.+-]*)\s*(?:で|を使って|において|の中で)")
 _REF_PHRASE = re.compile(
@@ -203,7 +204,7 @@ def _unit(text: str) -> str | None:
 
 
 def _short(text: str) -> bool:
-    cjk = len(re.findall(r"[\u3040-\u30ff\u4e00-\u9fff]", text))
+    cjk = len(re.findall(f"[{CJK}]", text))
     return len(text.split()) <= 10 and cjk <= 30
 
 

@@ -14,7 +14,7 @@ by a softmax with a fixed temperature, so a signal that singles out one
 section speaks loudly and one that finds everything alike hardly at all; the
 mixture is the section's probability of holding the answer (the section both
 encoders put first counts AGREED times as much). The books a
-question names (``retrieval.books``) multiply their sections' share, and
+question names (``retrieval.naming``) multiply their sections' share, and
 sections that are not the book's subject (bibliographies, licences, change
 logs) are discounted. The title words of the named books are left out of
 the words signal: they choose the book, and within it every section would
@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from retrieval import analysis, bilingual, books, embeddings
+from books.text import is_japanese
+from retrieval import analysis, bilingual, embeddings, naming
 from retrieval.shelf import POOL_BOOKS
 
 LEXICAL_POOL = 300
@@ -91,7 +92,6 @@ _INTRODUCTORY = re.compile(
     r"(?i)\b(?:introduction|getting\s+started|first\s+steps?|tutorial|basics|overview|"
     r"quick\s*start|primer)\b|はじめ|入門|チュートリアル|基本|概要|まずは"
 )
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
 _NAME = re.compile(r"[a-z][a-z0-9]*(?:[-_.+:/][a-z0-9]+)*")
 
 
@@ -127,7 +127,7 @@ class Question:
         suggested: the model's index terms for the question."""
         terms = analysis.question_terms(text)
         kept = [t for t in terms if t not in book_words] or terms
-        english = not _CJK.search(text)
+        english = not is_japanese(text)
         meant = meant or text
         vectors = {e.role: e.encode([meant])[0] for e in embeddings.encoders() if e.applies(meant)}
         translation = bilingual.translate(text)
@@ -247,7 +247,7 @@ def _fused(question, shelf, pairs, words) -> list[Scored]:
 def _prior(question, shelf, pair) -> float:
     chunk = shelf.chunk(*pair)
     named = question.named.get(pair[0], 0.0)
-    weight = np.exp((NAMED_OUTRIGHT if named >= books.EXPLICIT else NAMED * named)
+    weight = np.exp((NAMED_OUTRIGHT if named >= naming.EXPLICIT else NAMED * named)
                     + QUOTED * question.quoted.get(pair, 0.0))
     if question.beginner and any(_INTRODUCTORY.search(title) for title in chunk.breadcrumb):
         weight *= BEGINNER

@@ -1,9 +1,14 @@
-"""What an answer is made of: places in books (plain dataclasses, no database)."""
+"""The result contract: what an answer is made of, shared by chat, the API and the CLI.
 
-from dataclasses import asdict, dataclass, field
+Frozen dataclasses, no database. The pipeline (``retrieval.pipeline``) makes
+them; everything that shows an answer reads them. Their JSON shapes are
+derived here once, from the fields declared here.
+"""
+
+from dataclasses import asdict, dataclass, field, fields
 
 
-@dataclass
+@dataclass(frozen=True)
 class Result:
     """One place that answers: a section (or a few pages) of one book."""
 
@@ -41,8 +46,17 @@ class Result:
     def as_dict(self) -> dict:
         return asdict(self)
 
+    @property
+    def where(self) -> tuple:
+        """Return what tells one place from another: its book, heading and pages."""
+        return self.book_id, self.heading_id, self.page_start, self.page_end
 
-@dataclass
+
+RESULT_FIELDS = tuple(f.name for f in fields(Result))
+"""Every field of a place, in order: a stored chat card holds these (and its number)."""
+
+
+@dataclass(frozen=True)
 class Recommendation:
     """Why to read one book on a topic, and where."""
 
@@ -64,77 +78,127 @@ class Recommendation:
         return asdict(self)
 
 
-@dataclass
+@dataclass(frozen=True)
+class Option:
+    """One place the librarian offers when it asks which one the reader means."""
+
+    place: Result
+    label: str
+    """The place as a reader tells it apart: breadcrumb and printed pages (and the book)."""
+    why: str
+    """The words that made it a candidate."""
+
+
+@dataclass(frozen=True)
+class Clarification:
+    """One short question that names two or three close places, in the question's language."""
+
+    question: str
+    options: tuple[Option, ...]
+
+
+@dataclass(frozen=True)
 class Answer:
+    """A question answered: the places found, where to read, and how it was read."""
+
     type: str
     """lookup, compare, range, aggregate, which_book or navigate."""
     question: str
-    results: list[Result] = field(default_factory=list)
-    recommendation: list[Recommendation] | None = None
+    results: tuple[Result, ...] = ()
+    recommendation: tuple[Recommendation, ...] | None = None
     """The books to read, best first, when two or more cover the question (or it asks)."""
-    parts: list[str] = field(default_factory=list)
-    book_ids: list[int] = field(default_factory=list)
+    parts: tuple[str, ...] = ()
+    book_ids: tuple[int, ...] = ()
     """The books searched."""
     note: str = ""
     """Why there are no results, or how the question was read, for people."""
     language: str = "en"
     """The question's language ("en", "ja"): the guide is written in it."""
-    places: list[Result] = field(default_factory=list)
+    places: tuple[Result, ...] = ()
     """Where to read: the best place, one for each part asked for, or the unit asked for."""
     guide: str = ""
     """The written answer, composed by code from the recommendation and the places."""
-    suggested: list[str] = field(default_factory=list)
+    suggested: tuple[str, ...] = ()
     """The index terms the local model suggested and the search counted beside the
     question's own words (``retrieval.suggest``); empty where it is off."""
     weak: bool = False
     """No section comes near the question in meaning: the books do not seem to answer it,
-    and the places are only the nearest (``answers.WEAK``)."""
+    and the places are only the nearest (``retrieval.present.WEAK``)."""
+    clarify: Clarification | None = None
+    """The one short question the librarian asks when close places need telling apart."""
 
     def as_dict(self) -> dict:
         return asdict(self)
 
     def shown(self) -> list[tuple]:
         """Return (book id, heading id, first page, last page) of each result, in order."""
-        return [(r.book_id, r.heading_id, r.page_start, r.page_end) for r in self.results]
+        return [r.where for r in self.results]
 
     @property
-    def alternatives(self) -> list[Recommendation]:
-        return (self.recommendation or [])[1:]
+    def alternatives(self) -> tuple[Recommendation, ...]:
+        return (self.recommendation or ())[1:]
 
     def context(self) -> dict:
         """Return what a follow-up question needs from this answer (JSON-safe)."""
         return {
             "question": self.question,
             "type": self.type,
-            "book_ids": self.book_ids,
+            "book_ids": list(self.book_ids),
             # The guide's places first: "that chapter" after a recommendation is the
             # recommended one, whichever card ranked first.
             "sections": list({
-                (r.book_id, r.heading_id, r.page_start, r.page_end):
-                {"book_id": r.book_id, "heading_id": r.heading_id, "page_start": r.page_start,
-                 "page_end": r.page_end}
+                r.where: {"book_id": r.book_id, "heading_id": r.heading_id,
+                          "page_start": r.page_start, "page_end": r.page_end}
                 for r in [*self.places, *self.results[:10]]
             }.values())[:10],
             "books": list(dict.fromkeys(
-                [r.book_id for r in self.recommendation or []] + [r.book_id for r in self.results]
+                [r.book_id for r in self.recommendation or ()] + [r.book_id for r in self.results]
             ))[:10],
         }
 
 
-RESULT_FIELDS = ("book_id", "book_title", "breadcrumb", "page_start", "page_end",
-                 "printed_start", "printed_end", "excerpt", "quote", "quote_page", "score")
+@dataclass(frozen=True)
+class Refined:
+    """What the local model's terms change, asked for after the cards (``suggest.AFTER``)."""
+
+    terms: tuple[str, ...]
+    place: Result | None = None
+    """The place the ranking puts first with the terms, where card [1] is another."""
+    card: int | None = None
+    """The number of the card that shows that place already, if one does."""
+
+
+@dataclass(frozen=True)
+class Written:
+    """The local model's short answer: text ("" when none), or a note saying why not."""
+
+    text: str = ""
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Thinking:
+    """The flow is about to ask the local model (``what``: "refine" or "write"): a reader is
+    told, and a caller holding a database connection may release it."""
+
+    what: str
+
+
+SUMMARY_FIELDS = ("book_id", "book_title", "breadcrumb", "page_start", "page_end",
+                  "printed_start", "printed_end", "excerpt", "quote", "quote_page", "score")
+"""The fields of each result that ``manage.py ask --json`` prints (the API gives them all)."""
 
 
 def place_json(result: Result) -> dict:
     """Return a place as the API and ``manage.py ask`` give it."""
     return {
         "book_id": result.book_id, "book_title": result.book_title,
-        "breadcrumb": result.breadcrumb, "unit": result.unit, "part": result.part,
+        "breadcrumb": list(result.breadcrumb), "unit": result.unit, "part": result.part,
         "physical": {"start": result.page_start, "end": result.page_end},
         "printed": {"start": result.printed_start, "end": result.printed_end},
         "quote": result.quote, "quote_page": result.quote_page,
         "quote_printed_page": result.quote_label,
-        "subsections": result.subsections,
+        "subsections": list(result.subsections),
     }
 
 
@@ -146,15 +210,23 @@ def pick_json(pick: Recommendation) -> dict:
     }
 
 
-def refined_json(refined) -> dict | None:
-    """Return what the model's terms changed after the cards (``answers.refine``), or None."""
+def refined_json(refined: Refined | None) -> dict | None:
+    """Return what the model's terms changed after the cards, or None."""
     if refined is None:
         return None
     return {"terms": list(refined.terms), "card": refined.card,
             "place": place_json(refined.place) if refined.place else None}
 
 
-def answer_json(answer, text, refined=None) -> dict:
+def clarify_json(clarify: Clarification) -> dict:
+    return {"question": clarify.question,
+            "options": [{"book_id": o.place.book_id, "breadcrumb": list(o.place.breadcrumb),
+                         "page_start": o.place.page_start, "page_end": o.place.page_end,
+                         "label": o.label, "why": o.why} for o in clarify.options]}
+
+
+def answer_json(answer: Answer, written: Written | None = None, refined: Refined | None = None,
+                *, full: bool = False) -> dict:
     """Return the JSON shape shared by manage.py ask and /api/ask.
 
     ``recommendation``: the book to read first (null when no two books cover it
@@ -168,10 +240,13 @@ def answer_json(answer, text, refined=None) -> dict:
     and the search counted (empty where it is off or comes after); ``refined``: where
     the terms come after the cards, what they changed (null, or the terms and the place
     that comes first with them, when card [1] is another, with the number of the card
-    that shows it); ``results``: every place found, best first.
+    that shows it); ``results``: every place found, best first (full: every field,
+    else SUMMARY_FIELDS); ``clarify``: only where the librarian asks which place is
+    meant; ``answer`` and ``answer_note``: the local model's short answer, or why none.
     """
-    picks = answer.recommendation or []
-    return {
+    written = written or Written()
+    picks = answer.recommendation or ()
+    payload = {
         "type": answer.type,
         "language": answer.language,
         "recommendation": pick_json(picks[0]) if picks else None,
@@ -180,8 +255,13 @@ def answer_json(answer, text, refined=None) -> dict:
         "guide": answer.guide,
         "suggested": list(answer.suggested),
         "refined": refined_json(refined),
-        "results": [{name: getattr(r, name) for name in RESULT_FIELDS} for r in answer.results],
+        "results": [r.as_dict() if full else {name: getattr(r, name) for name in SUMMARY_FIELDS}
+                    for r in answer.results],
         "note": answer.note,
         "weak": answer.weak,
-        "answer": text,
+        "answer": written.text or None,
+        "answer_note": written.note,
     }
+    if answer.clarify is not None:
+        payload["clarify"] = clarify_json(answer.clarify)
+    return payload

@@ -2,7 +2,8 @@
 
 import pytest
 
-from retrieval import analysis, books, query
+from retrieval import analysis, query
+from retrieval import naming as books
 
 
 @pytest.mark.parametrize("text,expected", [

@@ -3,7 +3,7 @@
 import html
 import json
 import re
-from types import SimpleNamespace
+from dataclasses import replace
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -11,36 +11,45 @@ from django.db import connection, transaction
 from django.test import AsyncClient, Client
 from django.urls import reverse
 
-from chat import answering, retrieve
-from retrieval import synthesis
+from chat import answering
+from retrieval import pipeline, suggest, synthesis
+from retrieval.results import Answer, Recommendation, Refined, Result
 from chat.models import Conversation, Message
 
 pytestmark = pytest.mark.django_db
 
 
 def result(book, n=1, **fields):
-    return {
+    return Result(**{
         "book_id": book.pk, "book_title": book.title,
         "breadcrumb": ["Part I Knots", "1 Loops", f"1.{n} Bowline"], "heading_id": None,
         "page_start": 2 + n, "page_end": 3 + n, "printed_start": str(n), "printed_end": str(n + 1),
         "excerpt": "The bowline makes a fixed loop at the end of a rope.",
         "terms": ["bowline"], "score": 1.0 / n, **fields,
-    }
+    })
+
+
+def outcome(**fields) -> Answer:
+    """Return the answer a fake retrieval gives after its results (without them)."""
+    return Answer(**{"type": "lookup", "question": "", **fields})
 
 
 class FakeRetrieval:
-    """Stands in for retrieval: records each call, yields the given results."""
+    """Stands in for the retrieval flow's search: records each call, yields the given
+    results, then the answer made of them."""
 
-    def __init__(self, results, outcome=None):
+    def __init__(self, results, answer=None):
         self.results = results
-        self.outcome = outcome or retrieve.Outcome(type="lookup", context={"asked": 1})
-        self.calls = []
+        self.outcome = answer or outcome()
+        self.calls, self.answers = [], []
 
-    def __call__(self, question, *, user=None, book_ids=None, context=None):
+    def __call__(self, question, *, user=None, book_ids=None, context=None, limit=10):
         self.calls.append({"question": question, "user": user, "book_ids": book_ids,
                            "context": context})
         yield from self.results
-        return self.outcome
+        self.answers.append(replace(self.outcome, question=question,
+                                    results=tuple(self.results)))
+        yield self.answers[-1]
 
 
 class FakeModel:
@@ -68,7 +77,7 @@ def boats(shelve, english_pdf):
 @pytest.fixture
 def fake(monkeypatch, boats):
     fake = FakeRetrieval([result(boats, 1), result(boats, 2)])
-    monkeypatch.setattr(retrieve, "search", fake)
+    monkeypatch.setattr(pipeline, "iter_results", fake)
     return fake
 
 
@@ -83,6 +92,12 @@ def model(monkeypatch, pieces, check=None):
     monkeypatch.setattr(synthesis, "load_model", lambda: fake)
     monkeypatch.setattr(synthesis, "enabled", lambda: True)
     return fake
+
+
+def after_the_cards(monkeypatch):
+    """Have the model's index terms asked after the cards, the model loaded."""
+    monkeypatch.setattr(suggest, "when", lambda: suggest.AFTER)
+    monkeypatch.setattr(suggest, "warm", lambda: True)
 
 
 def ask_json(client, question, **fields):
@@ -127,9 +142,9 @@ def test_it_streams_cards_then_done(bob, bob_client, fake, no_model):
     assert "<mark>bowline</mark>" in first
     assert "Download pages 1–2 (PDF)" in first
     assert "Preview page 1" in first
-    assert f"/books/{fake.results[0]['book_id']}/clip?start=3&amp;end=4" in first
-    assert f"/books/{fake.results[0]['book_id']}/pages/3/thumb.png" in first
-    assert f"/books/{fake.results[0]['book_id']}/pages/3/?q=bowline" in first
+    assert f"/books/{fake.results[0].book_id}/clip?start=3&amp;end=4" in first
+    assert f"/books/{fake.results[0].book_id}/pages/3/thumb.png" in first
+    assert f"/books/{fake.results[0].book_id}/pages/3/?q=bowline" in first
     answer = Message.objects.get(pk=data["answer"])
     assert answer.status == Message.Status.DONE
     assert [card["n"] for card in answer.results] == [1, 2]
@@ -173,7 +188,7 @@ def test_the_model_writes_a_short_answer_citing_only_the_cards(bob, bob_client, 
 
 
 def test_no_results_means_no_model_call_and_a_plain_message(bob, bob_client, monkeypatch, boats):
-    monkeypatch.setattr(retrieve, "search", FakeRetrieval([]))
+    monkeypatch.setattr(pipeline, "iter_results", FakeRetrieval([]))
     fake_model = model(monkeypatch, ["should not be asked"])
     data = ask_json(bob_client, "astronomy")
     _, events = read_stream(bob, stream_url(data))
@@ -184,7 +199,7 @@ def test_no_results_means_no_model_call_and_a_plain_message(bob, bob_client, mon
 
 def test_the_database_connection_is_released_before_the_model_writes(
         bob, bob_client, monkeypatch, boats):
-    monkeypatch.setattr(retrieve, "search", FakeRetrieval([result(boats)]))
+    monkeypatch.setattr(pipeline, "iter_results", FakeRetrieval([result(boats)]))
     log = []
     monkeypatch.setattr(answering, "release_connection", lambda: log.append("released"))
     model(monkeypatch, ["One [1]", "."], check=lambda: log.append("token"))
@@ -200,7 +215,7 @@ def test_the_database_connection_is_released_before_the_model_writes(
 ])
 def test_a_model_answer_that_fails_the_checks_is_left_out_and_says_why(
         bob, bob_client, monkeypatch, boats, pieces, note):
-    monkeypatch.setattr(retrieve, "search", FakeRetrieval([result(boats)]))
+    monkeypatch.setattr(pipeline, "iter_results", FakeRetrieval([result(boats)]))
     model(monkeypatch, pieces)
     data = ask_json(bob_client, "How do I tie a bowline?")
     _, events = read_stream(bob, stream_url(data))
@@ -210,7 +225,7 @@ def test_a_model_answer_that_fails_the_checks_is_left_out_and_says_why(
 
 
 def test_without_a_model_switched_on_the_model_is_never_asked(bob, bob_client, monkeypatch, boats):
-    monkeypatch.setattr(retrieve, "search", FakeRetrieval([result(boats)]))
+    monkeypatch.setattr(pipeline, "iter_results", FakeRetrieval([result(boats)]))
     fake_model = FakeModel(["should not be asked [1]."])
     monkeypatch.setattr(synthesis, "load_model", lambda: fake_model)
     data = ask_json(bob_client, "bowline")
@@ -222,9 +237,8 @@ def test_the_guide_says_where_to_read_with_quotes_and_downloads(bob, bob_client,
                                                                  boats):
     place = result(boats, quote="The bowline makes a fixed loop at the end of a rope.",
                    quote_page=3, quote_label="1")
-    outcome = retrieve.Outcome(type="lookup", context={}, guide="1.1 Bowline in boats, p. 1 [1]",
-                               places=(place,), language="en")
-    monkeypatch.setattr(retrieve, "search", FakeRetrieval([place], outcome))
+    answer = outcome(guide="1.1 Bowline in boats, p. 1 [1]", places=(place,), language="en")
+    monkeypatch.setattr(pipeline, "iter_results", FakeRetrieval([place], answer))
     data = ask_json(bob_client, "How do I tie a bowline?")
     _, events = read_stream(bob, stream_url(data))
     assert [name for name, _ in events] == ["card", "guide", "cards", "answer", "done"]
@@ -245,10 +259,9 @@ def test_the_guide_says_where_to_read_with_quotes_and_downloads(bob, bob_client,
 def test_the_guide_names_the_terms_the_model_suggested(bob, bob_client, monkeypatch, boats,
                                                        language, label):
     place = result(boats)
-    outcome = retrieve.Outcome(type="lookup", context={}, guide="1.1 Bowline in boats [1]",
-                               places=(place,), language=language,
-                               suggested=("cleat hitch", "<mooring>"))
-    monkeypatch.setattr(retrieve, "search", FakeRetrieval([place], outcome))
+    answer = outcome(guide="1.1 Bowline in boats [1]", places=(place,), language=language,
+                     suggested=("cleat hitch", "<mooring>"))
+    monkeypatch.setattr(pipeline, "iter_results", FakeRetrieval([place], answer))
     data = ask_json(bob_client, "How do I make my boat fast to the dock?")
     _, events = read_stream(bob, stream_url(data))
     assert label in dict(events)["guide"]["html"]
@@ -265,18 +278,17 @@ def test_the_guide_names_the_terms_the_model_suggested(bob, bob_client, monkeypa
 def test_after_the_cards_the_place_the_models_terms_put_first_is_offered(
         bob, bob_client, monkeypatch, boats, language, lead, writing):
     shown = [result(boats, 1), result(boats, 2)]
-    outcome = retrieve.Outcome(type="lookup", context={}, guide="1.1 Bowline in boats [1]",
-                               places=(shown[0],), language=language)
-    monkeypatch.setattr(retrieve, "search", FakeRetrieval(shown, outcome))
-    monkeypatch.setattr(retrieve, "refining", lambda: True)
+    answer = outcome(guide="1.1 Bowline in boats [1]", places=(shown[0],), language=language)
+    monkeypatch.setattr(pipeline, "iter_results", FakeRetrieval(shown, answer))
+    after_the_cards(monkeypatch)
     asked = []
 
     def refine(question, cards, **scope):
         asked.append((question, cards, scope["book_ids"]))
-        return SimpleNamespace(terms=["cleat hitch", "mooring"], card=2,
-                               place=result(boats, 2, quote="Two turns round the horn."))
+        return Refined(terms=("cleat hitch", "mooring"), card=2,
+                       place=result(boats, 2, quote="Two turns round the horn."))
 
-    monkeypatch.setattr(retrieve, "refine", refine)
+    monkeypatch.setattr(pipeline, "refine", refine)
     data = ask_json(bob_client, "How do I make my boat fast to the dock?")
     _, events = read_stream(bob, stream_url(data))
     assert [name for name, _ in events] == ["card", "card", "guide", "cards", "writing",
@@ -301,19 +313,19 @@ def test_without_the_model_the_page_never_says_it_looks_for_other_words(settings
 
     settings.LIBRARIAN_LLM_MODEL, settings.LIBRARIAN_QUERY_TERMS = "embedded", "after"
     monkeypatch.setattr(llm, "load", lambda: None)  # its packages are not installed
-    assert not retrieve.refining()
+    assert not pipeline.refining(streaming=True)
     monkeypatch.setattr(llm, "load", lambda: object())
-    assert retrieve.refining()
+    assert pipeline.refining(streaming=True)
     settings.LIBRARIAN_QUERY_TERMS = "on"
-    assert not retrieve.refining()
+    assert not pipeline.refining(streaming=True)
 
 
 def test_the_models_terms_are_not_asked_for_a_chapter_or_a_book(bob, bob_client, monkeypatch,
                                                                 boats):
-    outcome = retrieve.Outcome(type="range", context={}, language="en")
-    monkeypatch.setattr(retrieve, "search", FakeRetrieval([result(boats)], outcome))
-    monkeypatch.setattr(retrieve, "refining", lambda: True)
-    monkeypatch.setattr(retrieve, "refine", lambda *a, **k: pytest.fail("asked the model"))
+    answer = outcome(type="range")
+    monkeypatch.setattr(pipeline, "iter_results", FakeRetrieval([result(boats)], answer))
+    after_the_cards(monkeypatch)
+    monkeypatch.setattr(pipeline, "refine", lambda *a, **k: pytest.fail("asked the model"))
     data = ask_json(bob_client, "Clip the whole chapter on knots")
     _, events = read_stream(bob, stream_url(data))
     assert "refined" not in [name for name, _ in events]
@@ -334,7 +346,7 @@ def test_a_retrieval_failure_ends_with_a_plain_error(bob, bob_client, monkeypatc
         raise RuntimeError("index file truncated")
         yield  # a generator, like the real one
 
-    monkeypatch.setattr(retrieve, "search", broken)
+    monkeypatch.setattr(pipeline, "iter_results", broken)
     data = ask_json(bob_client, "bowline")
     _, events = read_stream(bob, stream_url(data))
     assert events == [("error", {"message": answering.FAILED_MESSAGE})]
@@ -346,16 +358,16 @@ def test_a_retrieval_failure_ends_with_a_plain_error(bob, bob_client, monkeypatc
 def test_follow_ups_pass_the_previous_state_to_retrieval(bob, bob_client, fake, no_model, boats):
     first = ask_json(bob_client, "bowline")
     read_stream(bob, stream_url(first))
-    fake.outcome = retrieve.Outcome(type="lookup", context={"asked": 2})
+    fake.outcome = outcome(note="second")
     second = ask_json(bob_client, "only in A Short Guide to Boats",
                       conversation=first["conversation"], book=str(boats.pk))
     read_stream(bob, stream_url(second))
     assert second["conversation"] == first["conversation"]
     assert fake.calls[0]["context"] is None
-    assert fake.calls[1]["context"] == {"asked": 1}
+    assert fake.calls[1]["context"] == fake.answers[0].context()
     assert fake.calls[1]["book_ids"] == [boats.pk]
     assert fake.calls[1]["user"] == bob
-    assert Message.objects.get(pk=second["answer"]).context == {"asked": 2}
+    assert Message.objects.get(pk=second["answer"]).context == fake.answers[1].context()
 
 
 def test_a_new_conversation_starts_without_context(bob, bob_client, fake, no_model):
@@ -422,11 +434,11 @@ def test_the_empty_chat_offers_examples_from_the_shelf(bob_client, boats):
 def test_a_which_book_answer_shows_the_recommendation(bob, bob_client, monkeypatch, boats,
                                                       no_model):
     where = result(boats, 1)
-    picks = [{"book_id": boats.pk, "book_title": boats.title, "score": 3.0, "sections": 2,
-              "pages": 4, "unit": "chapter", "reason": "Read this first: a whole chapter.",
-              "where": where}]
-    monkeypatch.setattr(retrieve, "search", FakeRetrieval(
-        [where], retrieve.Outcome(type="which_book", recommendation=picks)))
+    picks = (Recommendation(book_id=boats.pk, book_title=boats.title, score=3.0, sections=2,
+                            pages=4, unit="chapter", reason="Read this first: a whole chapter.",
+                            where=where),)
+    monkeypatch.setattr(pipeline, "iter_results", FakeRetrieval(
+        [where], outcome(type="which_book", recommendation=picks)))
     data = ask_json(bob_client, "Which book covers knots best?")
     _, events = read_stream(bob, stream_url(data))
     assert [name for name, _ in events][:3] == ["card", "recommendation", "cards"]

@@ -163,23 +163,26 @@ def test_the_rarest_words_are_the_distinctive_ones():
 
 
 def test_asked_which_book_the_cards_follow_the_picks():
-    from retrieval.answers import Found, _by_book
+    from retrieval.gather import Found
+    from retrieval.gather import by_book as _by_book
 
     found = [Found(2, 0, 0.5), Found(1, 3, 0.4), Found(3, 1, 0.3), Found(2, 4, 0.2),
              Found(1, 0, 0.1)]
-    picks = [SimpleNamespace(book_id=1), SimpleNamespace(book_id=2)]
+    nowhere = SimpleNamespace(heading_id=None)
+    picks = [SimpleNamespace(book_id=1, where=nowhere), SimpleNamespace(book_id=2, where=nowhere)]
     assert [(f.book_id, f.key) for f in _by_book(found, picks, 10)] == [
         (1, 3), (1, 0), (2, 0), (2, 4), (3, 1)]
 
 
 def test_asked_which_book_each_book_shows_a_few_cards_its_place_first():
-    from retrieval.answers import Found, _by_book
+    from retrieval.gather import Found
+    from retrieval.gather import by_book as _by_book
 
     # The first book matches best many times over; the guide names its chapter (key 9).
     found = [Found(1, k, 0.5 - 0.01 * k) for k in range(10)] + [
         Found(2, k, 0.1 - 0.01 * k) for k in range(5)] + [Found(3, 0, 0.01)]
     chapter = SimpleNamespace(heading_id=109)
-    picks = [SimpleNamespace(book_id=1, where=chapter), SimpleNamespace(book_id=2, where=None)]
+    picks = [SimpleNamespace(book_id=1, where=chapter), SimpleNamespace(book_id=2, where=SimpleNamespace(heading_id=None))]
     cards = _by_book(found, picks, 6, lambda f: 100 * f.book_id + f.key)
     assert [(f.book_id, f.key) for f in cards] == [
         (1, 9), (1, 0), (1, 1), (1, 2), (2, 0), (2, 1)]  # two cards of each book after the first

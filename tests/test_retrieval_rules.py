@@ -511,7 +511,8 @@ def test_a_pages_running_head_and_folio_are_never_shown_as_the_sections_words(mo
 
 def test_a_book_named_outright_counts_more_than_one_hinted_at():
     # 「LuaTeX-ja で縦書きにするには？」 asks for that book; "my beamer slides" hints at one.
-    from retrieval import books, rank
+    from retrieval import naming as books
+    from retrieval import rank
     chunk = Chunk(key=0, title="1 Frames", breadcrumb=["1 Frames"], page_start=1, page_end=1,
                   text="A frame is a slide.")
     shelf = SimpleNamespace(chunk=lambda book_id, key: chunk)

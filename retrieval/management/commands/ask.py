@@ -4,7 +4,6 @@ from django.core.management.base import BaseCommand, CommandError
 
 import retrieval
 from books.models import Book
-from retrieval import synthesis
 from retrieval.results import answer_json
 
 
@@ -22,12 +21,9 @@ class Command(BaseCommand):
     def handle(self, question, books, limit, json, **options):
         if books and Book.objects.filter(pk__in=books).count() != len(set(books)):
             raise CommandError("No such book: see the ids on the shelf (manage.py addbook prints them).")
-        answer = retrieval.ask(question, book_ids=books, limit=max(1, limit))
-        refined = retrieval.refine(question, answer.shown(), book_ids=books) \
-            if answer.type == "lookup" else None
-        written = synthesis.written(question, answer) if synthesis.enabled() else synthesis.Written("")
-        payload = {**answer_json(answer, written.text or None, refined),
-                   "answer_note": written.note}
+        answer, refined, written = retrieval.answered(question, book_ids=books,
+                                                      limit=max(1, limit))
+        payload = answer_json(answer, written, refined)
         if json:
             self.stdout.write(_dumps(payload))
             return

@@ -1,0 +1,263 @@
+"""Gather: the places that answer, one function per kind of question, chosen from KINDS.
+
+The second step of ``retrieval.pipeline``. Each gatherer takes the question
+read (``retrieval.reading.Reading``), a limit and the places to leave out,
+and returns batches of ``Found`` (shown in order) with what the later steps
+need to know (``Gathered``). Ranking itself is ``retrieval.rank.pool``.
+"""
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from retrieval import followups, narrowing, query, units
+from retrieval.parts import PART_CHOICES, assigned
+from retrieval.query import AGGREGATE, COMPARE, LOOKUP, NAVIGATE, RANGE, WHICH_BOOK
+from retrieval.rank import Question, pool
+
+OTHER_BOOK_CARDS = 2
+"""Asked which book, each book named after the first shows this many cards (the first
+book the rest): asked for a book on footnotes, memoir's 33 places came before the LaTeX
+guide's 2.9 脚注, at card 34 of 40."""
+_PRONOUN = re.compile(r"(?i)\b(?:it|its|them|they|this|that|these|those)\b|それ|これ|その|この")
+
+
+@dataclass
+class Found:
+    """A place chosen for the answer: a section, how sure, and what it answers."""
+
+    book_id: int
+    key: int
+    score: float
+    part: str | None = None
+    unit: str | None = None
+    question: Question | None = None
+
+
+@dataclass
+class Gathered:
+    """What gathering found: batches of places, and what the later steps read of it."""
+
+    batches: list[list[Found]] = field(default_factory=list)
+    scored: list = field(default_factory=list)
+    """Every candidate for the whole question, best first (the books to read come from it)."""
+    asked: Question | None = None
+    """The whole question as ranked (None where no whole-question ranking was made)."""
+    chosen: list = field(default_factory=list)
+    """(part, (book id, key)): the place given to each part of a comparison."""
+    note: str = ""
+    type: str | None = None
+    """The kind of answer, where gathering changed it (a follow-up's chapter is a range)."""
+
+
+@dataclass(frozen=True)
+class Kind:
+    """How one kind of question is answered."""
+
+    gather: Callable
+    """(reading, limit, exclude, recommend) → Gathered."""
+    recommends: bool
+    """Whether the books to read first are named (not for a unit, a list or a step)."""
+    asks_book: bool = False
+    """The question asks which book: a book is recommended even where one alone covers it."""
+    may_be_weak: bool = False
+    """Whether the answer may say that no book answers (``present.WEAK``)."""
+
+
+def lookup(reading, limit, exclude, _recommend=None) -> Gathered:
+    """Return the places that answer the whole question best."""
+    out = Gathered()
+    out.batches.append(_ranked(reading, reading.question(), limit, exclude, out))
+    return out
+
+
+def which_book(reading, limit, exclude, recommend_books) -> Gathered:
+    """Return the places in the books that treat the topic, in the order they are named."""
+    out = Gathered()
+    found = _ranked(reading, reading.question(reading.plan.topic or reading.text, named={}),
+                    4 * limit, exclude, out)
+    picks = recommend_books(out)
+    shelf = reading.shelf
+    out.batches.append(by_book(found, picks, limit,
+                               lambda f: shelf.chunk(f.book_id, f.key).heading_id))
+    return out
+
+
+def several(reading, limit, exclude, _recommend=None) -> Gathered:
+    """Return the best place for each part (or each named book), then the rest."""
+    plan, out = reading.plan, Gathered()
+    parts = [part for part in (plan.parts if plan.type == COMPARE else [])
+             if reading.about_something(part)]
+    if len(parts) == 1:
+        whole = reading.question(parts[0])
+    elif not parts:  # the parts only name books: look for what the question says first
+        whole = reading.question(plan.scene or None)
+    else:
+        whole = reading.question()
+    groups = []
+    if plan.each and len(reading.strong) >= 2:
+        for book_id in reading.strong:
+            groups.append(_ranked(reading, whole, limit, exclude, None, book_ids=[book_id]))
+    parts = parts if len(parts) > 1 else []
+    per_part = []
+    for i, part in enumerate(parts):
+        text = f"{part} ({parts[i - 1]})" if i and _PRONOUN.search(part) else part
+        text = f"{text}（{plan.scene}）" if plan.scene else text
+        groups.append(_ranked(reading, reading.question(text), limit, exclude, None, part=part))
+        per_part.append((part, groups[-1]))
+    groups.append(_ranked(reading, whole, limit, exclude, out))
+    found = _interleaved(groups, limit)
+    out.chosen = _assign_parts(found, per_part)
+    out.batches.append(found)
+    return out
+
+
+def ranges(reading, limit, exclude, _recommend=None) -> Gathered:
+    """Return the units (chapters, parts, appendices) that hold most of the answer."""
+    out = Gathered()
+    shelf, unit = reading.shelf, reading.plan.unit
+    question = reading.question()
+    scored = _ranked(reading, question, len(shelf.book_ids) * 1000, exclude, out)
+    mass = {}
+    for book_id in {f.book_id for f in scored}:
+        chunks = shelf.index(book_id).chunks
+        graph = units.tree(chunks)
+        inside = {f.key: f.score for f in scored if f.book_id == book_id}
+        for key in units.units(chunks, unit):
+            mass[(book_id, key)] = sum(inside.get(k, 0.0) for k in units.subtree(graph, key))
+    best = sorted((pair for pair in mass if mass[pair] > 0), key=mass.get, reverse=True)
+    out.batches.append([Found(b, k, mass[(b, k)], unit=unit, question=question)
+                        for b, k in best[:min(limit, 5)]])
+    return out
+
+
+def aggregate(reading, limit, exclude, _recommend=None) -> Gathered:
+    """Return the sections of the range asked for: listed in reading order, or ranked."""
+    out, plan, shelf = Gathered(), reading.plan, reading.shelf
+    # "part 2 of the LuaTeX-ja manual": that book's part 2, however it prints the number
+    allowed = narrowing.ranges(shelf, plan, reading.strong or None)
+    if not allowed:
+        out.note = "No section of these books falls in that range."
+        return out
+    question = reading.question(plan.topic or reading.text)
+    if query.is_aggregate_listing(plan.topic) or not reading.about_something(plan.topic):
+        out.batches.append([Found(b, k, 1.0, question=question)
+                            for b, k in narrowing.listing(shelf, allowed)])
+        return out
+    scored = pool(question, shelf, allowed=allowed, exclude=exclude)
+    out.batches.append([Found(s.book_id, s.key, s.score, question=question)
+                        for s in scored[:limit]])
+    return out
+
+
+def navigate(reading, context, step) -> Gathered:
+    """Return the section after (step 1) or before (step -1) the previous answer's first."""
+    pairs = followups.navigate(reading.shelf, context, step)
+    question = reading.question()
+    return Gathered([[Found(b, k, 1.0, question=question) for b, k in pairs]], type=NAVIGATE)
+
+
+def in_chapter(reading, context, whole: bool, limit) -> Gathered:
+    """Return the chapter that holds the previous first place (whole), or the best places
+    in it."""
+    shelf, out = reading.shelf, Gathered(type=RANGE if whole else None)
+    first = (context or {}).get("sections", [{}])[0]
+    book_id = first.get("book_id")
+    if book_id not in shelf.books:
+        return out
+    chunks = shelf.index(book_id).chunks
+    here = next((c.key for c in chunks if followups.same(c, first)), None)
+    graph = units.tree(chunks)
+    chapter = units.containing(chunks, graph, here) if here is not None else None
+    if chapter is None:
+        out.batches.append([])
+        return out
+    question = reading.question()
+    if whole:
+        out.batches.append([Found(book_id, chapter, 1.0, unit=query.CHAPTER, question=question)])
+        return out
+    scored = pool(question, shelf, allowed={book_id: units.subtree(graph, chapter)})
+    out.batches.append([Found(s.book_id, s.key, s.score, question=question)
+                        for s in scored[:limit]])
+    return out
+
+
+KINDS = {
+    LOOKUP: Kind(lookup, recommends=True, may_be_weak=True),
+    WHICH_BOOK: Kind(which_book, recommends=True, asks_book=True, may_be_weak=True),
+    COMPARE: Kind(several, recommends=True),
+    RANGE: Kind(ranges, recommends=False),
+    AGGREGATE: Kind(aggregate, recommends=False),
+    NAVIGATE: Kind(navigate, recommends=False),
+}
+"""The one table of kinds: how each kind of question is gathered and presented."""
+
+
+def gatherer(reading) -> Callable:
+    """Return the gathering function for the question read: its kind's, or several places
+    where it asks the same of each of two books it names ("in beamer and in memoir")."""
+    if reading.plan.each and len(reading.strong) >= 2:
+        return several
+    return KINDS[reading.plan.type].gather
+
+
+def _ranked(reading, question, limit, exclude, out, book_ids=None, part=None) -> list[Found]:
+    """Return the best places for question; out (where given) keeps the whole ranking."""
+    scored = pool(question, reading.shelf, book_ids=book_ids, exclude=exclude)
+    if out is not None:
+        out.scored, out.asked = scored, question
+    return [Found(s.book_id, s.key, s.score, part, question=question) for s in scored[:limit]]
+
+
+def _assign_parts(found: list[Found], per_part) -> list:
+    """Return (part, (book id, key)): one of each part's best places among found
+    (``retrieval.parts``), and label those places with their parts, so that the cards and
+    the guide say the same."""
+    shown = {(f.book_id, f.key): f for f in found}
+    parts, options = [], []
+    for part, places in per_part:
+        mine = [f for f in places if (f.book_id, f.key) in shown][:PART_CHOICES]
+        if mine:
+            parts.append(part)
+            options.append([(f.score, (f.book_id, f.key)) for f in mine])
+    chosen = [(part, options[n][i][1]) for n, (part, i) in enumerate(zip(parts, assigned(options)))]
+    labelled = set()
+    for part, pair in chosen:
+        if pair not in labelled:  # a place two parts share is labelled with the first
+            shown[pair].part = part
+            labelled.add(pair)
+    return chosen
+
+
+def by_book(found: list[Found], picks, limit: int, heading_of=None) -> list[Found]:
+    """Return the cards of a which-book answer, at most limit: each picked book's places in
+    the order of picks, the place the guide names first (heading_of(found) → its heading
+    id), OTHER_BOOK_CARDS of each book after the first and the first's up to the limit;
+    then the rest as they came."""
+    picks = list(picks or [])
+    groups = {pick.book_id: [] for pick in picks}
+    for f in found:
+        if f.book_id in groups:
+            groups[f.book_id].append(f)
+    out = []
+    for n, pick in enumerate(picks):
+        named = pick.where.heading_id
+        mine = sorted(groups[pick.book_id], key=lambda f: not (
+            named is not None and heading_of is not None and heading_of(f) == named))
+        share = OTHER_BOOK_CARDS if n else max(OTHER_BOOK_CARDS + 1,
+                                               limit - OTHER_BOOK_CARDS * (len(picks) - 1))
+        out.extend(mine[:share])
+    shown = {id(f) for f in out}
+    out.extend(f for f in found if id(f) not in shown)
+    return out[:limit]
+
+
+def _interleaved(groups, limit) -> list[Found]:
+    out, seen = [], set()
+    for depth in range(limit):
+        for group in groups:
+            if depth < len(group) and (group[depth].book_id, group[depth].key) not in seen:
+                seen.add((group[depth].book_id, group[depth].key))
+                out.append(group[depth])
+    return out[:limit]
+

@@ -1,0 +1,191 @@
+"""The flow of an answer: question → read → gather → present, then the model's extras.
+
+    read     ``reading``   the follow-up resolved (``followups``), the plan
+                           (``query``), the books the question names (``naming``)
+    gather   ``gather``    the places, by the one table of kinds (``gather.KINDS``),
+                           ranked by ``rank.pool`` over the shelf (``shelf``)
+    present  ``present``   each card as soon as it is made, then the books to read
+                           first (``recommend``), the places and the guide (``guide``)
+    extras   ``respond``   after the cards: the model's index terms (``suggest``) and
+                           its short answer (``synthesis``), where switched on
+
+Everything it returns is declared in ``retrieval.results``. Chat, the API and
+``manage.py ask`` all call ``respond``.
+"""
+
+import logging
+from collections.abc import Iterator
+from dataclasses import replace
+
+import llm
+from books.text import language_of
+from retrieval import followups, gather, present, query, suggest, synthesis
+from retrieval.query import COMPARE, LOOKUP
+from retrieval.reading import Reading, visible_books
+from retrieval.results import Answer, Refined, Result, Thinking, Written
+from retrieval.shelf import Shelf
+
+logger = logging.getLogger(__name__)
+
+
+def iter_results(question, *, user=None, book_ids=None, context=None, limit=10, suggested=None):
+    """Yield each Result as soon as it is found, then the complete Answer (always last).
+
+    suggested: whether the local model's index terms are searched too (``retrieval.suggest``);
+    None: where they come before the ranking (``suggest.BEFORE``)."""
+    books = visible_books(user, book_ids)
+    resolved = followups.follow_up(question, context, {pk: b.title for pk, b in books.items()})
+    if resolved.book_ids is not None:
+        books = {pk: book for pk, book in books.items() if pk in resolved.book_ids}
+    plan = _plan(resolved.question)
+    answer = Answer(plan.type, resolved.question, parts=tuple(plan.parts),
+                    book_ids=tuple(sorted(books)), language=language_of(resolved.question))
+    if not books:
+        yield replace(answer, note="There is no book to search.")
+        return
+    shelf = Shelf(books, narrowed=book_ids is not None or resolved.book_ids is not None)
+    if suggested is None:
+        suggested = suggest.when() == suggest.BEFORE
+    reading = Reading(plan, shelf, resolved.question, suggested)
+    kind = gather.KINDS[plan.type]
+    picks = {}
+    gathered = _gathered(reading, kind, resolved, context, limit, answer.language, picks)
+    results = []
+    for batch in gathered.batches:
+        for result in present.cards(batch, shelf, len(results)):
+            results.append(result)
+            yield result
+    answer = replace(answer, type=gathered.type or answer.type, results=tuple(results),
+                     note=gathered.note)
+    if "made" not in picks:
+        picks["made"] = present.books_to_read(kind, reading, gathered, answer.language)
+    answer = present.finished(answer, kind, reading, gathered, picks["made"])
+    if not answer.results and not answer.note:
+        answer = replace(answer, note="The books do not seem to answer this.")
+    yield answer
+
+
+def _plan(text: str) -> query.Plan:
+    """Return the plan for text: by the rules, or split by the model where they were unsure."""
+    plan = query.plan(text)
+    if plan.unsure:
+        parts = llm_parts(text)
+        plan = query.Plan(COMPARE, plan.topic, parts=parts) if len(parts) > 1 else plan
+    return plan
+
+
+def _gathered(reading, kind, resolved, context, limit, language, picks) -> gather.Gathered:
+    """Return the places for the question read: a follow-up's step or chapter, else its
+    kind's gatherer; picks["made"] receives the books to read first where gathering needs
+    them (asked which book, the cards follow the books in the order the guide names them)."""
+    if resolved.navigate:
+        return gather.navigate(reading, context, resolved.navigate)
+    if resolved.chapter or resolved.within:
+        return gather.in_chapter(reading, context, bool(resolved.chapter), limit)
+    exclude = followups.previous(reading.shelf, context) if resolved.exclude_previous else set()
+
+    def recommend_books(gathered):
+        picks["made"] = present.books_to_read(kind, reading, gathered, language)
+        return picks["made"] or None
+
+    return gather.gatherer(reading)(reading, limit, exclude, recommend_books)
+
+
+def ask(question, *, user=None, book_ids=None, context=None, limit=10, suggested=None) -> Answer:
+    """Return the Answer to question (see iter_results)."""
+    *_, answer = iter_results(question, user=user, book_ids=book_ids, context=context, limit=limit,
+                              suggested=suggested)
+    return answer
+
+
+def refine(question, shown, *, user=None, book_ids=None, context=None) -> Refined | None:
+    """Return what the model's terms change for a lookup answered without them.
+
+    shown: (book id, heading id, first page, last page) of the answer's cards, in
+    order. None where the terms are not asked for after the cards, or the model
+    suggests none, or the question is not a lookup (a unit, a list or a book
+    asked for is not one better place).
+    """
+    if suggest.when() != suggest.AFTER or not shown:
+        return None
+    again = ask(question, user=user, book_ids=book_ids, context=context, limit=1, suggested=True)
+    if again.type != LOOKUP or not again.suggested or not again.results:
+        return None
+    first = again.results[0]
+    if first.where == tuple(shown[0]):
+        return Refined(again.suggested)
+    card = next((n for n, place in enumerate(shown, 1) if tuple(place) == first.where), None)
+    return Refined(again.suggested, first, card)
+
+
+def respond(question, *, user=None, book_ids=None, context=None, limit=10,
+            synthesize=True, streaming=False) -> Iterator:
+    """Yield the whole answer to question as it is made, for chat, the API and the CLI.
+
+    In order: each Result as soon as it is found; the Answer; for a lookup where the
+    model's index terms come after the cards, Thinking("refine") then Refined or None;
+    where the model writes a short answer (synthesize and switched on), Thinking("write")
+    then Written. streaming: a reader waits on the page, so the terms are asked only if
+    the model is loaded already (else the page would say it is thinking while it loads).
+    """
+    asked = {"user": user, "book_ids": book_ids, "context": context}
+    answer = None
+    for item in iter_results(question, limit=limit, **asked):
+        if isinstance(item, Result):
+            yield item
+        else:
+            answer = item
+    yield answer
+    if answer.results and answer.type == LOOKUP and refining(streaming):
+        yield Thinking("refine")
+        yield refine(question, answer.shown(), **asked)
+    if answer.results and synthesize and synthesis.enabled():
+        yield Thinking("write")
+        yield synthesis.written(question, answer.results)
+
+
+def refining(streaming: bool) -> bool:
+    """Return True if the model's index terms may offer a better place after the cards: they
+    come after them, and (a reader waiting on the page) the model is loaded already."""
+    return suggest.when() == suggest.AFTER and (not streaming or suggest.warm())
+
+
+def answered(question, **asked) -> tuple[Answer, Refined | None, Written]:
+    """Return the answer to question with what the model's extras added (see respond)."""
+    answer, refined, written = None, None, Written()
+    for item in respond(question, **asked):
+        if isinstance(item, Answer):
+            answer = item
+        elif isinstance(item, Refined):
+            refined = item
+        elif isinstance(item, Written):
+            written = item
+    return answer, refined, written
+
+
+PARTS_SCHEMA = {
+    "type": "object",
+    "properties": {"parts": {"type": "array", "items": {"type": "string"}, "maxItems": 4}},
+    "required": ["parts"],
+}
+PARTS_PROMPT = (
+    "The user asks a question that compares things. Reply in JSON as {\"parts\": [...]}: "
+    "the things compared, each copied word for word from the question."
+)
+
+
+def llm_parts(question: str) -> list[str]:
+    """Return the parts of a comparison the rules could not split, as the local model reads
+    them; only parts that occur in the question are kept. [] without a model."""
+    model = llm.load()
+    if model is None:
+        return []
+    messages = [{"role": "system", "content": PARTS_PROMPT}, {"role": "user", "content": question}]
+    try:
+        reply = llm.ask(model, messages, PARTS_SCHEMA, max_tokens=80, timeout=30)
+        parts = (llm.parse_json(reply.text) or {}).get("parts") or []
+    except (llm.LlmError, llm.LlmTimeout, ValueError, AttributeError):
+        logger.warning("The model could not split %r into parts", question, exc_info=True)
+        return []
+    return [part.strip() for part in parts
+            if isinstance(part, str) and len(part.strip()) > 1 and part.strip() in question]

@@ -1,0 +1,185 @@
+"""Present: the places gathered, as cards and as an answer: the books to read first, the
+places the guide points to, and the guide.
+
+The last step of ``retrieval.pipeline``. Cards are made one by one, the first
+as soon as it is known; the rest of the answer is made once all are.
+"""
+
+from dataclasses import replace
+
+from django.db.models import Q
+
+from books.models import Page
+from retrieval import embeddings, guide, lexical, quotes, recommend, units
+from retrieval.gather import Found
+from retrieval.query import AGGREGATE, COMPARE
+from retrieval.results import Result
+
+QUOTED = 5  # results that get a quoted sentence (the rest keep an excerpt)
+WEAK = {embeddings.MULTILINGUAL: 0.32, embeddings.ENGLISH: 0.35}
+"""A lookup or which-book question whose candidate sections all stay under these cosines,
+by every encoder that reads it, is one the books do not seem to answer: no book is
+recommended and the guide says so over the nearest places. Asked how to bake bread, the
+Debian FAQ's "How do I create Debian packages myself?" was the book to read first. On the
+dev books, 17 of 22 questions on other subjects (bread, football, passports, パンの焼き方,
+確定申告) stay under them (best multilingual 0.20–0.34, English 0.18–0.40; the capital of
+France, taxes and tomatoes do not); none of the 70 natural questions does (the nearest
+come to 0.38 multilingual, 0.46 English), nor one of the 140 known-item sentences but a
+vague fragment ("This is usually not such a big problem, but it can"). At 0.35 and 0.43,
+21 of 22 were caught, but a paraphrase with no word in common with its section ("make my
+boat fast to the dock" for a cleat hitch) was too. The model's index terms still search
+again after the cards (``pipeline.refine``): they may bridge what the encoders do not."""
+WEAK_NOTE = {
+    "en": "None of the books seems to answer this; these are the nearest places.",
+    "ja": "どの本にも答えは見当たりません。近い箇所を挙げます。",
+}
+
+
+def cards(batch: list[Found], shelf, shown: int):
+    """Yield the Result of each place in batch, the first as soon as it is made; shown: how
+    many cards came before (the first few are quoted, the very first read closely)."""
+    labels = _labels(shelf, batch)
+    for n, found in enumerate(batch, shown):
+        # The first place is read closely: the guide quotes it.
+        result = _result(shelf, found, labels, quote=n < QUOTED, closely=n == 0)
+        yield replace(result, part=found.part)
+
+
+def weak(kind, gathered) -> bool:
+    """Return True if this question is not one the books answer: it may be weak (a lookup,
+    a which-book question) and no candidate comes near it in meaning (``WEAK``)."""
+    if not kind.may_be_weak or not gathered.scored:
+        return False
+    roles = [role for role in gathered.asked.vectors if role in WEAK]
+    return bool(roles) and all(
+        max(s.meaning.get(role, 0.0) for s in gathered.scored) < WEAK[role] for role in roles)
+
+
+def books_to_read(kind, reading, gathered, language: str) -> list:
+    """Return the books to read first, best first ([] where there is no choice to make)."""
+    explicit = any(w >= 1.0 for w in reading.named.values())
+    if not gathered.scored or not kind.recommends or (explicit and not kind.asks_book):
+        return []
+    if weak(kind, gathered):
+        return []
+    shelf, asked, scored = reading.shelf, gathered.asked, gathered.scored
+    distinct = recommend.distinctive(asked.terms, asked.translated,
+                                     lexical.get().doc_freq) if kind.asks_book else ()
+    return recommend.books(
+        scored, shelf,
+        lambda b, k, unit, lead: place(shelf, b, k, unit, asked, scored, closely=lead),
+        language == "ja", kind.asks_book, asked.vectors.get(embeddings.MULTILINGUAL),
+        distinct, terms=reading.telling([*asked.terms, *asked.translated]))
+
+
+def places(answer, chosen, shelf) -> tuple[Result, ...]:
+    """Return where the guide says to read: the recommended book's place, each part's, the
+    units listed, or the first card."""
+    if not answer.results:
+        return ()
+    if answer.recommendation and answer.type not in (COMPARE, AGGREGATE):
+        # The guide says which book to read first: its place is the one to read.
+        return (answer.recommendation[0].where,)
+    if answer.type == COMPARE:
+        # Each part's place, then the first place of each other search (the whole question,
+        # each book it names) as it came.
+        part_places = _part_places(answer, chosen, shelf)
+        first = {part.part: part for part in part_places}
+        shown = {place.where for place in part_places}
+        for result in answer.results:
+            if result.where not in shown:
+                first.setdefault(result.part or result.book_id, result)
+        return tuple(first.values())[:4]
+    if answer.type == AGGREGATE:
+        return answer.results[:3]
+    return answer.results[:1]
+
+
+def finished(answer, kind, reading, gathered, picks):
+    """Return answer with the books to read first, the places and the guide filled in."""
+    if weak(kind, gathered):
+        answer = replace(answer, weak=True, note=WEAK_NOTE[answer.language])
+    answer = replace(answer, recommendation=tuple(picks) or None,
+                     suggested=reading.suggested_so_far())
+    answer = replace(answer, places=places(answer, gathered.chosen, reading.shelf))
+    return replace(answer, guide=guide.compose(answer))
+
+
+def _part_places(answer, chosen, shelf) -> list[Result]:
+    """Return the card chosen for each part of a comparison, labelled with the part."""
+    by_place = {r.where: r for r in answer.results}
+    out = []
+    for part, (book_id, key) in chosen:
+        chunk = shelf.chunk(book_id, key)
+        card = by_place.get((book_id, chunk.heading_id, chunk.page_start, chunk.page_end))
+        if card is not None:
+            out.append(card if card.part == part else replace(card, part=part))
+    return out
+
+
+def place(shelf, book_id, key, unit, question, scored=(), closely=False) -> Result:
+    """Return the Result for one section or unit (used for recommendations' places).
+
+    A unit's quote comes from its own opening or from its section that scored
+    best, whichever sentence holds more of the question's words (a chapter's
+    opening seldom holds the sentence that answers); its excerpt is its opening.
+    """
+    found = Found(book_id, key, 0.0, unit=unit, question=question)
+    quoted = None
+    if unit:
+        inside = units.subtree(units.tree(shelf.index(book_id).chunks), key)
+        quoted = next((s.key for s in scored
+                       if s.book_id == book_id and s.key in inside and s.key != key), None)
+    found_places = [found] + ([Found(book_id, quoted, 0.0)] if quoted is not None else [])
+    return _result(shelf, found, _labels(shelf, found_places), quote=True, quoted=quoted,
+                   closely=closely)
+
+
+def _result(shelf, found: Found, labels, quote: bool, quoted: int | None = None,
+            closely: bool = False) -> Result:
+    """Return the card of found; quoted: the section to quote from, when not its own;
+    closely: choose the quote by meaning too (``quotes.quote``)."""
+    index = shelf.index(found.book_id)
+    chunk = index.full(found.key)
+    said = (quotes.quote(chunk, index, found.question, closely=closely)
+            if quote and found.question else None)
+    text = quotes.excerpt(chunk, said, furniture=index.furniture)
+    if said and quoted is not None:
+        inner = quotes.quote(index.full(quoted), index, found.question, closely=closely)
+        if inner and quotes.held(inner, found.question) > quotes.held(said, found.question):
+            said = inner
+    terms = ([*found.question.terms, *found.question.translated, *found.question.suggested]
+             if found.question else [])
+    book = shelf.books[found.book_id]
+    subsections = [{"title": index.chunks[k].title, "page_start": index.chunks[k].page_start,
+                    "page_end": index.chunks[k].page_end}
+                   for k in chunk.children] if found.unit else []
+    return Result(
+        book_id=found.book_id, book_title=book.title,
+        breadcrumb=chunk.breadcrumb or [chunk.title], heading_id=chunk.heading_id,
+        page_start=chunk.page_start, page_end=chunk.page_end,
+        printed_start=labels.get((found.book_id, chunk.page_start)),
+        printed_end=labels.get((found.book_id, chunk.page_end)),
+        excerpt=text, terms=quotes.marks(text, terms), score=round(found.score, 4),
+        quote=said.text if said else "", quote_page=said.page if said else None,
+        quote_label=labels.get((found.book_id, said.page)) if said else None,
+        subsections=subsections, book_pages=book.page_count, unit=found.unit,
+        inferred=chunk.inferred,
+    )
+
+
+def _labels(shelf, batch) -> dict:
+    """Return (book id, page) → printed label for the pages batch may show, in one query."""
+    wanted = {}
+    for found in batch:
+        chunk = shelf.chunk(found.book_id, found.key)
+        wanted.setdefault(found.book_id, set()).update(
+            range(chunk.page_start, chunk.page_start + 1), {chunk.page_end},
+            (n for n, _ in chunk.starts))
+    if not wanted:
+        return {}
+    condition = Q()
+    for book_id, numbers in wanted.items():
+        condition |= Q(book_id=book_id, number__in=sorted(numbers))
+    rows = Page.objects.filter(condition).exclude(label="")
+    return {(b, n): label for b, n, label in rows.values_list("book_id", "number", "label")}

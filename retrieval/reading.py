@@ -1,0 +1,104 @@
+"""Read: a question as the flow answers it: its plan, the books it names, its words.
+
+The first step of ``retrieval.pipeline``. A ``Reading`` is made once per
+question (after a follow-up is resolved) and handed to the gathering step of
+its kind; it changes nothing but its cache of the model's index terms.
+"""
+
+from books.models import Book
+from retrieval import analysis, lexical, names, query, suggest
+from retrieval import naming as named_books
+from retrieval.rank import Question
+
+STRONG = 0.5  # a book named at least this strongly is one the question asks about
+TELLING_FLOOR = 10
+
+
+def visible_books(user, book_ids=None) -> dict[int, Book]:
+    """Return id → book for the books user may search (None: a command run on the server)."""
+    if user is not None and not user.is_authenticated:
+        return {}
+    books = Book.objects.only("id", "title", "sha256", "page_count", "toc_pages", "lot_pages",
+                              "original_filename")
+    if book_ids is not None:
+        books = books.filter(pk__in=list(book_ids))
+    return {book.pk: book for book in books.order_by("pk")}
+
+
+class Reading:
+    """One question being answered: its plan, the books it names, how to ask the ranking."""
+
+    def __init__(self, plan, shelf, text, suggested=False):
+        self.plan, self.shelf, self.text = plan, shelf, text
+        self.asks_model = suggested
+        self.names = _book_names(shelf, text)
+        self.refs = named_books.references(plan.refs, plan.mentions, self.names)
+        self.named = named_books.named(text, self.refs, self.names)
+        self.strong = [pk for pk, weight in self.named.items() if weight >= STRONG]
+        self._suggested = None
+
+    def question(self, text: str | None = None, named=None) -> Question:
+        """Return text (the question's own by default) as the ranking reads it."""
+        named = self.named if named is None else named
+        text = text or self.text
+        explicit = [ref for ref in self.refs
+                    if any(named[pk] >= named_books.EXPLICIT and set(analysis.terms(ref)) &
+                           self.names[pk] for pk in named)]
+        # The model's terms are for the question as asked, not for a part or topic of it.
+        suggested = self.suggested() if text == self.text else ()
+        return Question.of(text, named, self.book_words(named), beginner=self.plan.beginner,
+                           meant=query.without_refs(text, explicit) if explicit else None,
+                           suggested=suggested)
+
+    def suggested(self) -> list[str]:
+        """Return the index terms the local model suggests for the question, asked once."""
+        if self._suggested is None:
+            self._suggested = suggest.terms(self.text) if self.asks_model else []
+        return self._suggested
+
+    def suggested_so_far(self) -> tuple[str, ...]:
+        """Return the model's index terms where they were asked for, without asking."""
+        return tuple(self._suggested or ())
+
+    def book_words(self, named) -> set[str]:
+        """Return the words that name books rather than say what is asked: the named
+        books' title words, and every word of a title the question quotes."""
+        words = named_books.book_words([pk for pk in named if named[pk] >= STRONG], self.names)
+        if any(weight >= named_books.EXPLICIT for weight in named.values()):
+            words |= {term for ref in self.refs for term in analysis.terms(ref)}
+        return words
+
+    def about_something(self, text: str) -> bool:
+        """Return True if text asks about a subject, not only names books ("show me where
+        the beamer guide and the memoir manual each explain them", 「航海の手引きの第1章」)."""
+        words = self.book_words(self.named) | named_books.GENERIC
+        return any(term not in words for term in analysis.question_terms(text))
+
+    def telling(self, terms) -> list[str]:
+        """Return those of terms that tell sections apart: not held by a share of the shelf's
+        sections over COMMON_SHARE ("debian", "package" in a shelf of Debian manuals), nor by
+        more than TELLING_FLOOR sections on a small shelf."""
+        words = lexical.get()
+        most = max(TELLING_FLOOR, named_books.COMMON_SHARE * words.size())
+        return [term for term in terms if words.doc_freq(term) <= most]
+
+
+def _book_names(shelf, text) -> dict[int, set[str]]:
+    """Return book id → the words that name it, of those the question may use."""
+    covers, words = names.all_names(), lexical.get()
+    asked = set(analysis.terms(text))
+
+    def own(pk):  # only the question's words are looked up
+        def check(term):
+            share = words.share_in(term, pk) if term in asked else 0.0
+            return share is None or share >= named_books.OWN_SHARE
+        return check
+
+    sections = max(1, words.size())
+
+    def common(term):
+        return term in asked and words.doc_freq(term) > named_books.COMMON_SHARE * sections
+
+    return {pk: named_books.name_terms(b.title, b.original_filename or "", covers.get(pk, ""),
+                                       own(pk), common)
+            for pk, b in shelf.books.items()}
