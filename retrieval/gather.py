@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from retrieval import followups, narrowing, query, units
+from retrieval import followups, narrowing, query, scope, units
 from retrieval.parts import PART_CHOICES, assigned
 from retrieval.query import AGGREGATE, COMPARE, LOOKUP, NAVIGATE, RANGE, WHICH_BOOK
 from retrieval.rank import Question, pool
@@ -68,6 +68,20 @@ def lookup(reading, limit, exclude, _recommend=None) -> Gathered:
     """Return the places that answer the whole question best."""
     out = Gathered()
     out.batches.append(_ranked(reading, reading.question(), limit, exclude, out))
+    return out
+
+
+def within_scope(reading, limit, exclude, _recommend=None) -> Gathered:
+    """Return the places inside the scope the question names (in the books it names) that
+    answer what it asks there; where the scope is not on the shelf, the ordinary lookup."""
+    allowed = scope.sections(reading.scope, reading.shelf, reading.strong or
+                             reading.shelf.book_ids)
+    if not allowed:
+        return lookup(reading, limit, exclude)
+    out, question = Gathered(), reading.question()
+    out.scored, out.asked = pool(question, reading.shelf, allowed=allowed, exclude=exclude), question
+    out.batches.append([Found(s.book_id, s.key, s.score, question=question)
+                        for s in out.scored[:limit]])
     return out
 
 
@@ -195,7 +209,10 @@ KINDS = {
 
 def gatherer(reading) -> Callable:
     """Return the gathering function for the question read: its kind's, or several places
-    where it asks the same of each of two books it names ("in beamer and in memoir")."""
+    where it asks the same of each of two books it names ("in beamer and in memoir"), or
+    the places inside the scope it names."""
+    if reading.scope is not None:
+        return within_scope
     if reading.plan.each and len(reading.strong) >= 2:
         return several
     return KINDS[reading.plan.type].gather

@@ -30,12 +30,12 @@ def _in_range(shelf, book_id, plan) -> tuple[set[int], bool]:
         japanese = plan.section[0] in ("章", "部", "編", "節")
         exact = key is not None and japanese == units.japanese_numbered(chunks[key].title)
     if plan.pages:
-        low, high = _physical(shelf.books[book_id], plan.pages)
+        low, high = physical(shelf.books[book_id], plan.pages)
         keys &= {c.key for c in chunks if c.span[0] <= high and c.span[1] >= low}
     return keys, exact
 
 
-def _physical(book, pages) -> tuple[int, int]:
+def physical(book, pages) -> tuple[int, int]:
     """Return the physical pages printed as pages; the same numbers where none are printed."""
     labels = Page.objects.filter(book=book).exclude(label="").values_list("number", "label")
     inside = [n for n, label in labels

@@ -19,7 +19,7 @@ from dataclasses import replace
 
 import llm
 from books.text import language_of
-from retrieval import followups, gather, present, query, suggest, synthesis
+from retrieval import followups, gather, present, query, scope, suggest, synthesis
 from retrieval.query import COMPARE, LOOKUP
 from retrieval.reading import Reading, visible_books
 from retrieval.results import Answer, Refined, Result, Thinking, Written
@@ -46,8 +46,8 @@ def iter_results(question, *, user=None, book_ids=None, context=None, limit=10, 
     shelf = Shelf(books, narrowed=book_ids is not None or resolved.book_ids is not None)
     if suggested is None:
         suggested = suggest.when() == suggest.BEFORE
-    reading = Reading(plan, shelf, resolved.question, suggested)
-    kind = gather.KINDS[plan.type]
+    reading = Reading(plan, shelf, resolved.question, suggested, scope.read(resolved.question))
+    kind = gather.KINDS[reading.plan.type]
     picks = {}
     gathered = _gathered(reading, kind, resolved, context, limit, answer.language, picks)
     results = []
@@ -55,7 +55,7 @@ def iter_results(question, *, user=None, book_ids=None, context=None, limit=10, 
         for result in present.cards(batch, shelf, len(results)):
             results.append(result)
             yield result
-    answer = replace(answer, type=gathered.type or answer.type, results=tuple(results),
+    answer = replace(answer, type=gathered.type or reading.plan.type, results=tuple(results),
                      note=gathered.note)
     if "made" not in picks:
         picks["made"] = present.books_to_read(kind, reading, gathered, answer.language)

@@ -8,7 +8,9 @@ its kind; it changes nothing but its cache of the model's index terms.
 from books.models import Book
 from retrieval import analysis, lexical, names, query, suggest
 from retrieval import naming as named_books
+from retrieval.query import AGGREGATE, LOOKUP, RANGE
 from retrieval.rank import Question
+from retrieval.scope import Scope
 
 STRONG = 0.5  # a book named at least this strongly is one the question asks about
 TELLING_FLOOR = 10
@@ -26,9 +28,10 @@ def visible_books(user, book_ids=None) -> dict[int, Book]:
 
 
 class Reading:
-    """One question being answered: its plan, the books it names, how to ask the ranking."""
+    """One question being answered: its plan, the books it names, the scope it names, how to
+    ask the ranking."""
 
-    def __init__(self, plan, shelf, text, suggested=False):
+    def __init__(self, plan, shelf, text, suggested=False, scope: Scope | None = None):
         self.plan, self.shelf, self.text = plan, shelf, text
         self.asks_model = suggested
         self.names = _book_names(shelf, text)
@@ -36,16 +39,23 @@ class Reading:
         self.named = named_books.named(text, self.refs, self.names)
         self.strong = [pk for pk, weight in self.named.items() if weight >= STRONG]
         self._suggested = None
+        self.scope = scope if _answers_inside(plan, scope, self) else None
+        """Where the question says to look, where it asks something to find there."""
+        self.asked = self.scope.rest if self.scope else text
+        """What is asked: the question, less the scope it names."""
+        if self.scope:
+            self.plan = query.Plan(LOOKUP, self.asked, refs=plan.refs, mentions=plan.mentions,
+                                   beginner=plan.beginner)
 
     def question(self, text: str | None = None, named=None) -> Question:
-        """Return text (the question's own by default) as the ranking reads it."""
+        """Return text (what the question asks, by default) as the ranking reads it."""
         named = self.named if named is None else named
-        text = text or self.text
+        text = text or self.asked
         explicit = [ref for ref in self.refs
                     if any(named[pk] >= named_books.EXPLICIT and set(analysis.terms(ref)) &
                            self.names[pk] for pk in named)]
         # The model's terms are for the question as asked, not for a part or topic of it.
-        suggested = self.suggested() if text == self.text else ()
+        suggested = self.suggested() if text == self.asked else ()
         return Question.of(text, named, self.book_words(named), beginner=self.plan.beginner,
                            meant=query.without_refs(text, explicit) if explicit else None,
                            suggested=suggested)
@@ -81,6 +91,13 @@ class Reading:
         words = lexical.get()
         most = max(TELLING_FLOOR, named_books.COMMON_SHARE * words.size())
         return [term for term in terms if words.doc_freq(term) <= most]
+
+
+def _answers_inside(plan, scope, reading) -> bool:
+    """Return True if the question asks something to be found inside the scope it names
+    (not "what is on page 5", which lists it, nor which book, nor a comparison)."""
+    return (scope is not None and plan.type in (LOOKUP, RANGE, AGGREGATE)
+            and reading.about_something(scope.rest))
 
 
 def _book_names(shelf, text) -> dict[int, set[str]]:

@@ -1,0 +1,194 @@
+"""Read the scope a question names, and find the sections inside it (the first move of the
+reference interview).
+
+"In the memoir manual's chapter on page notes, how do I …", "Around pages
+96–99 of the beamer guide, …", "In section 6.5 of …", 「4.4 節で、…」,
+「数式の章で、…」, 「…を扱っている第 III 部のうち、…」: the reader says where to
+look before asking. The question is then answered inside that place, at the
+most specific section that answers the rest of it; the place named is never
+the answer itself. ``read`` is pure; ``sections`` finds the place on the shelf.
+"""
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+import numpy as np
+
+from retrieval import analysis, embeddings, narrowing, units
+from retrieval.query import CHAPTER, JA_NUMERAL, PART, unit_number
+
+PAGES, SECTION = "pages", "section"
+AROUND = 2
+""""Around page N" is printed pages N−2 … N+2."""
+NEAR_TITLE = 0.35
+"""A unit named by its topic is one whose title comes at least this near the topic (the
+multilingual encoder's cosine), unless a word of the topic is in its title."""
+
+_END_EN = r"\s*(?:[,:;]|—|–\s)\s*"
+_BOOK_EN = r"(?:\s+(?:of|in)\s+(?P<book>[^,:;?]+?))?"
+_PAGES_EN = re.compile(
+    r"(?i)^(?P<phrase>(?:(?P<around>somewhere\s+)?(?:around|near|about)\s+|on\s+|in\s+|at\s+)?"
+    r"(?:pp?\.|pages?)\s*(?P<a>\d+)(?:\s*(?:-|–|—|~|to|through|and)\s*(?P<b>\d+))?"
+    + _BOOK_EN + r")" + _END_EN)
+_SECTION_EN = re.compile(
+    r"(?i)^(?P<phrase>(?:in|within|inside|under)\s+(?:section|§)\s*(?P<n>\d+(?:\.\d+)*)"
+    + _BOOK_EN + r")" + _END_EN)
+_UNIT_EN = re.compile(
+    r"(?i)^(?P<phrase>(?:in|within|inside)\s+(?:(?P<owner>[^,:;]+?)['’]s\s+|the\s+|its\s+)?"
+    r"(?P<unit>chapter|part)\s+(?:(?P<n>\d+|[ivxlc]+)\b" + _BOOK_EN + r"|(?:on|about|covering|"
+    r"that\s+(?:covers|explains|deals\s+with)|dealing\s+with)\s+(?P<topic>[^,:;]+?)))" + _END_EN)
+_JA_END = r"\s*(?:で(?:は)?|の(?:うち|中で)|において|では)\s*[、,]?\s*"
+_PAGES_JA = re.compile(
+    r"(?P<phrase>(?P<a>\d+)\s*(?:(?:〜|～|~|-|–|から)\s*(?P<b>\d+)\s*)?(?:ページ|頁)目?\s*"
+    r"(?P<around>あたり|辺り|付近|前後|周辺)?)" + _JA_END)
+_SECTION_JA = re.compile(
+    rf"(?P<phrase>(?P<n>\d+(?:\.\d+)+)\s*節|第\s*(?P<k>{JA_NUMERAL})\s*節)" + _JA_END)
+_UNIT_JA = re.compile(
+    rf"(?P<phrase>(?P<topic>[^、。,，」』]*?)(?:第\s*(?P<n>{JA_NUMERAL})\s*)?(?P<unit>章|部|編))"
+    + _JA_END)
+_TOPIC_JA_TAIL = re.compile(
+    r"(?:について|に関して|に関する|を扱(?:う|った|っている)|を説明(?:する|した|している)|"
+    r"が(?:書かれた|書いてある|載っている)|について(?:の|書かれた|書いてある|説明した)|"
+    r"(?:書かれた|書いてある|説明した|扱っている|扱った))$")
+_UNITS = {"chapter": CHAPTER, "part": PART, "章": CHAPTER, "部": PART, "編": PART}
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Where a question says to look."""
+
+    kind: str
+    """PAGES, SECTION, CHAPTER or PART."""
+    text: str
+    """The phrase as written in the question."""
+    rest: str
+    """The question without the phrase: what is asked inside the scope."""
+    pages: tuple[int, int] | None = None
+    """Printed page numbers (a page scope)."""
+    number: str | None = None
+    """The number printed before the heading ("6.5", "iii", "12")."""
+    topic: str = ""
+    """What the unit is about, as the reader says it ("page notes", 「数式」)."""
+
+
+def read(question: str) -> Scope | None:
+    """Return the scope question names before it asks, or None."""
+    text = unicodedata.normalize("NFKC", question).strip()
+    return _read_en(text) or _read_ja(text)
+
+
+def _read_en(text: str) -> Scope | None:
+    match = _PAGES_EN.match(text)
+    if match:
+        return Scope(PAGES, match["phrase"], _rest(text, match), pages=_pages(match))
+    match = _SECTION_EN.match(text)
+    if match:
+        return Scope(SECTION, match["phrase"], _rest(text, match), number=match["n"])
+    match = _UNIT_EN.match(text)
+    if match:
+        number = match["n"].casefold() if match["n"] else None
+        return Scope(_UNITS[match["unit"].casefold()], match["phrase"], _rest(text, match),
+                     number=number, topic=(match["topic"] or "").strip())
+    return None
+
+
+def _read_ja(text: str) -> Scope | None:
+    for pattern in (_PAGES_JA, _SECTION_JA, _UNIT_JA):
+        match = pattern.search(text)
+        if not match or not _rest(text, match):
+            continue
+        if pattern is _PAGES_JA:
+            return Scope(PAGES, match["phrase"], _rest(text, match), pages=_pages(match))
+        if pattern is _SECTION_JA:
+            number = match["n"] or str(unit_number(match["k"]) or "")
+            return Scope(SECTION, match["phrase"], _rest(text, match), number=number or None)
+        topic = _TOPIC_JA_TAIL.sub("", match["topic"].strip(" のをは")).strip(" の")
+        number = unit_number(match["n"]) if match["n"] else None
+        if topic or number is not None:
+            return Scope(_UNITS[match["unit"]], match["phrase"], _rest(text, match),
+                         number=_roman_or_digits(match["n"], number), topic=topic)
+    return None
+
+
+def _roman_or_digits(written: str | None, value: int | None) -> str | None:
+    """Return the unit number as headings print it: roman where written roman, else digits."""
+    if written is None or value is None:
+        return None
+    written = unicodedata.normalize("NFKC", written).strip()
+    return written.casefold() if re.fullmatch(r"(?i)[ivxlc]+", written) else str(value)
+
+
+def _pages(match) -> tuple[int, int]:
+    first = int(match["a"])
+    last = int(match["b"]) if match["b"] else first
+    first, last = min(first, last), max(first, last)
+    if match["around"] and first == last:
+        return max(1, first - AROUND), last + AROUND
+    return first, last
+
+
+def _rest(text: str, match) -> str:
+    """Return text without the matched scope phrase (and its joining words)."""
+    rest = (text[:match.start()] + " " + text[match.end():]).strip(" ,、:;")
+    return re.sub(r"\s+", " ", rest)
+
+
+def sections(scope: Scope, shelf, book_ids) -> dict[int, set[int]]:
+    """Return book id → the keys of the sections inside scope, in the books of book_ids, less
+    the unit named itself where it has sections of its own (the answer lies inside it)."""
+    found = {}
+    for book_id in book_ids:
+        chunks = shelf.index(book_id).chunks
+        graph = units.tree(chunks)
+        if scope.kind == PAGES:
+            keys = _in_pages(shelf, book_id, chunks, scope.pages)
+        else:
+            key = _unit_key(scope, chunks)
+            keys = units.subtree(graph, key)
+            if key is not None and len(keys) > 1:
+                keys = keys - {key}
+        if keys:
+            found[book_id] = keys
+    return found
+
+
+def _in_pages(shelf, book_id, chunks, printed) -> set[int]:
+    """Return the sections whose pages meet the printed range, less those that hold the whole
+    range and more (the deepest section spanning the range is not what was asked)."""
+    low, high = narrowing.physical(shelf.books[book_id], printed)
+    inside = {c.key for c in chunks if c.heading_id and c.page_start <= high and c.page_end >= low}
+    wider = {c.key for c in chunks if c.key in inside and c.page_start <= low and
+             c.page_end >= high and (c.page_start, c.page_end) != (low, high) and
+             any(k in inside for k in c.children)}
+    return inside - wider
+
+
+def _unit_key(scope: Scope, chunks) -> int | None:
+    """Return the key of the unit scope names: by its number, or the unit whose title is
+    nearest its topic (a reader's "chapter" may be the book's part, and the reverse)."""
+    if scope.number is not None:
+        kind = "section" if scope.kind == SECTION else scope.kind
+        return units.numbered(chunks, kind, scope.number)
+    if not scope.topic:
+        return None
+    asked = units.units(chunks, scope.kind)
+    other = units.units(chunks, PART if scope.kind == CHAPTER else CHAPTER)
+    candidates = [chunks[k] for k in dict.fromkeys(asked + other)]
+    if not candidates:
+        return None
+    near = _nearness(scope.topic, [c.title for c in candidates])
+    best = int(np.argmax(near))
+    return candidates[best].key if near[best] >= NEAR_TITLE else None
+
+
+def _nearness(topic: str, titles: list[str]) -> np.ndarray:
+    """Return how near each title is to topic: the share of the topic's words it holds plus
+    the multilingual encoder's cosine (「誤りがないか確かめる」 is 「エラーの検証」 in other
+    words)."""
+    words = set(analysis.question_terms(topic))
+    shared = np.array([len(words & set(analysis.terms(title))) / max(1, len(words))
+                       for title in titles])
+    encoder = next(e for e in embeddings.encoders() if e.role == embeddings.MULTILINGUAL)
+    vectors = encoder.encode([topic, *titles])
+    return shared + vectors[1:] @ vectors[0]

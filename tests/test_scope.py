@@ -1,0 +1,92 @@
+"""The scope a question names: read by rules, then answered inside it, never by it."""
+
+import unicodedata
+
+import pytest
+
+import retrieval
+from retrieval import scope
+from tests.test_retrieval import embed_each_text_once, no_language_model, shelf  # noqa: F401
+from tests.test_retrieval import koukai, sailing  # noqa: F401
+
+
+@pytest.mark.parametrize("question,kind,pages,number,topic,rest", [
+    ("Around pages 96–99 of the beamer user guide, how can I split a course into lectures?",
+     scope.PAGES, (96, 99), None, "", "how can I split a course into lectures?"),
+    ("Somewhere around page 311 of the Octave manual: how do I make a temporary file?",
+     scope.PAGES, (309, 313), None, "", "how do I make a temporary file?"),
+    ("On pages 45-46 of the FAQ, can I remove an old kernel?",
+     scope.PAGES, (45, 46), None, "", "can I remove an old kernel?"),
+    ("In section 6.5 of the memoir manual, how do I add a chapter precis?",
+     scope.SECTION, None, "6.5", "", "how do I add a chapter precis?"),
+    ("In the memoir manual's chapter on page notes, how do I make endnotes?",
+     scope.CHAPTER, None, None, "page notes", "how do I make endnotes?"),
+    ("In Octave's chapter on debugging: how do I go up the call stack?",
+     scope.CHAPTER, None, None, "debugging", "how do I go up the call stack?"),
+    ("In the beamer guide's part on supporting material, how do I print my notes?",
+     scope.PART, None, None, "supporting material", "how do I print my notes?"),
+    ("In chapter 3 of the sailing book, what is a jib?",
+     scope.CHAPTER, None, "3", "", "what is a jib?"),
+    ("開発者リファレンスの 66 ページあたりで、循環依存はどうすればいい？",
+     scope.PAGES, (64, 68), None, "", "開発者リファレンスの 循環依存はどうすればいい?"),
+    ("「LaTeX 2ε への道」の 72〜74 ページで、段落の字下げをやめるには？",
+     scope.PAGES, (72, 74), None, "", "「LaTeX 2ε への道」の 段落の字下げをやめるには?"),
+    ("新メンテナーガイドの 4.4 節で、テストを走らせないようにするには？",
+     scope.SECTION, None, "4.4", "", "新メンテナーガイドの テストを走らせないようにするには?"),
+    ("開発者リファレンスの、開発者の責務について書かれた章で、脱退の手続きは？",
+     scope.CHAPTER, None, None, "開発者の責務", "開発者リファレンスの、 脱退の手続きは?"),
+    ("「LaTeX 2ε への道」の数式の章で、幽霊とは？",
+     scope.CHAPTER, None, None, "数式", "「LaTeX 2ε への道」 幽霊とは?"),
+    ("見た目の変更を扱っている第 III 部のうち、透明にするには？",
+     scope.PART, None, "iii", "見た目の変更", "透明にするには?"),
+])
+def test_the_scope_a_question_names_is_read(question, kind, pages, number, topic, rest):
+    found = scope.read(question)
+    assert (found.kind, found.pages, found.number, found.topic, found.rest) == (
+        kind, pages, number, topic, rest)
+    assert found.text in unicodedata.normalize("NFKC", question)
+
+
+@pytest.mark.parametrize("question", [
+    "Clip the whole chapter about plotting styles",
+    "What does chapter 4 cover?",
+    "How do I tie a bowline?",
+    "第2章の内容は？",
+    "数式の書き方は？",
+    "Which book explains knots?",
+])
+def test_a_question_that_names_no_scope_has_none(question):
+    assert scope.read(question) is None
+
+
+def places(answer):
+    return [(r.book_title, r.breadcrumb[-1]) for r in answer.results]
+
+
+@pytest.mark.django_db
+def test_asked_inside_a_chapter_the_answer_is_a_section_of_it_not_the_chapter(shelf):
+    answer = retrieval.ask("In the chapter on knots, how do I secure a line to a horn?")
+    assert answer.type == "lookup"
+    assert places(answer)[0] == ("Sailing Handbook", "2.2 Cleat hitch")
+    assert all(crumb in ("2.1 Bowline", "2.2 Cleat hitch") for _, crumb in places(answer))
+
+
+@pytest.mark.django_db
+def test_asked_inside_a_numbered_section_only_its_subsections_answer(shelf):
+    answer = retrieval.ask("In chapter 1 of the Sailing Handbook, which sail sits forward?")
+    assert places(answer)[0] == ("Sailing Handbook", "1.2 Jib")
+    assert "1 Sails" not in [crumb for _, crumb in places(answer)]
+
+
+@pytest.mark.django_db
+def test_a_page_scope_is_read_in_printed_numbers(shelf):
+    # The Sailing Handbook prints "1" on its second physical page and "2" on its third.
+    answer = retrieval.ask("On page 2 of the Sailing Handbook, what leads aft to the winches?")
+    assert places(answer) == [("Sailing Handbook", "1.2 Jib")]
+
+
+@pytest.mark.django_db
+def test_a_japanese_chapter_named_by_topic(shelf):
+    answer = retrieval.ask("航海の手引きの気象の章で、霧のときはどうする？")
+    assert places(answer)[0] == ("航海の手引き", "1.2 霧")
+    assert "第1章 気象" not in [crumb for _, crumb in places(answer)]
