@@ -1,6 +1,7 @@
 """Answering a question: one generator of events that both the stream and the plain form use.
 
 The events, in order: a `card` per place found (as soon as retrieval has it),
+`clarify` where the librarian asks which of a few close places is meant,
 `recommendation` when several books cover the question, `guide` (the written
 answer composed from the places: where to read, the quoted sentences, the
 downloads), `cards` once the places are all known; where the model's index
@@ -24,7 +25,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from books.models import Book
-from chat import actions, cards, retrieve
+from chat import actions, cards, clarify, retrieve
 from chat.models import Message
 from retrieval import synthesis
 from retrieval.results import Answer, Refined, Result, Thinking, Written
@@ -126,8 +127,13 @@ def _answered(answer: Message, outcome: Answer) -> Iterator[Event]:
     answer.context = outcome.context()
     answer.note = outcome.note[:300]
     answer.guide = cards.guide(outcome, answer.results)
+    asked = clarify.stored(outcome, answer.results)
+    if asked:
+        answer.guide = {**(answer.guide or {}), "clarify": asked}
     answer.save(update_fields=["results", "answer_type", "recommendation", "context", "note",
                                "guide", "updated_at"])
+    if asked:
+        yield Event("clarify", {"html": _render("clarify", answer)})
     if answer.recommendation and not answer.guide:
         yield Event("recommendation", {"html": _render("recommendation", answer)})
     if answer.guide:
@@ -171,6 +177,8 @@ def replay(answer: Message) -> Iterator[Event]:
         return
     for card in answer.results:
         yield Event("card", {"n": card["n"], "html": render_card(card, answer.pk)})
+    if (answer.guide or {}).get("clarify"):
+        yield Event("clarify", {"html": _render("clarify", answer)})
     if answer.recommendation and not answer.guide:
         yield Event("recommendation", {"html": _render("recommendation", answer)})
     if answer.guide:

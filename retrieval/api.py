@@ -49,6 +49,22 @@ class RefinedOut(Schema):
     place: PlaceOut | None
 
 
+class OptionOut(Schema):
+    book_id: int
+    breadcrumb: list[str]
+    page_start: int
+    page_end: int
+    label: str
+    why: str
+
+
+class ClarifyOut(Schema):
+    """The one short question the librarian asks when the best places are close."""
+
+    question: str
+    options: list[OptionOut]
+
+
 class AnswerOut(Schema):
     type: str
     language: str
@@ -64,6 +80,8 @@ class AnswerOut(Schema):
     answer: str | None
     answer_note: str
     context: dict
+    clarify: ClarifyOut | None = None
+    """Only where the librarian asks which of two or three close places is meant."""
 
 
 class SectionIn(Schema):
@@ -76,6 +94,13 @@ class SectionIn(Schema):
     page_end: PageNumber
 
 
+class OptionIn(SectionIn):
+    """One place the previous answer asked about, as Answer.context() gives it."""
+
+    label: CleanStr = Field("", max_length=500)
+    book_title: CleanStr = Field("", max_length=500)
+
+
 class ContextIn(Schema):
     """The previous answer's context, exactly as this API returned it (for follow-ups)."""
 
@@ -86,6 +111,8 @@ class ContextIn(Schema):
     sections: list[SectionIn] = Field([], max_length=100)
     books: list[Id] = Field([], max_length=100)
     """The books the previous answer showed, in order ("the second book")."""
+    options: list[OptionIn] = Field([], max_length=3)
+    """The places the previous answer asked about (a reply such as "2" picks one)."""
 
 
 class AskIn(Schema):
@@ -110,7 +137,7 @@ def _answer(request, data: AskIn):
     return {**answer_json(answer, written, refined, full=True), "context": answer.context()}
 
 
-@router.get("/ask", response={200: AnswerOut, 400: ErrorOut})
+@router.get("/ask", response={200: AnswerOut, 400: ErrorOut}, exclude_unset=True)
 def ask_get(request, q: CleanStr, book: Query[list[Id]] = None, limit: int = 10,
             synthesize: bool = True):
     """Answer q with places in the books the user may see (book=ID narrows, repeatable).
@@ -121,13 +148,18 @@ def ask_get(request, q: CleanStr, book: Query[list[Id]] = None, limit: int = 10,
     question's language, and every place found in `results`. Where the local
     model's index terms are used (`LIBRARIAN_QUERY_TERMS`): `suggested`, the
     terms searched beside the question's words, or `refined`, the place they put
-    first when asked after the cards, where card [1] is another.
+    first when asked after the cards, where card [1] is another. Where the best places
+    are close and the question does not name its place, `clarify` asks which one is
+    meant (at most three options, each a place as in `results`); a follow-up with this
+    answer's `context` and a reply ("2", "the second one", the option's label, the words
+    that tell it apart, "none of these") answers with that place. Without a question,
+    there is no `clarify` key.
     """
     return _answer(request, AskIn(question=q, book_ids=book or None, limit=limit,
                                   synthesize=synthesize))
 
 
-@router.post("/ask", response={200: AnswerOut, 400: ErrorOut})
+@router.post("/ask", response={200: AnswerOut, 400: ErrorOut}, exclude_unset=True)
 def ask_post(request, data: AskIn):
     """Answer a question; context (the previous answer's) makes follow-ups work."""
     return _answer(request, data)

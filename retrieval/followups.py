@@ -74,6 +74,17 @@ _PREVIOUS = re.compile(
     r"|^what(?:'s|’s|\s+is|\s+comes)\s+before\s+(?:that|it|this)[?.!]?$"
     r"|^(?:では|じゃあ|それでは)?、?(?:その|この)?前(?:の(?:節|章|セクション|項))?(?:は|を)?.{0,4}[?？。]?$"
 )
+_NONE_OF_THESE = re.compile(
+    r"(?i)^(?:none(?:\s+of\s+(?:these|them|those))?|neither(?:\s+(?:of\s+them|one))?|"
+    r"something\s+else|(?:it'?s\s+)?not\s+(?:any\s+of\s+)?(?:these|them|those))[.!]?$"
+    r"|^(?:どれ|どちら|いずれ)(?:も|でも)(?:ない|ありません|違う|違います)(?:です)?.{0,3}[。]?$")
+_OPTION_NUMBER = re.compile(
+    r"(?i)^(?:(?:the\s+)?(?:number|no\.?|option|place)?\s*#?(?P<d>[1-9])"
+    r"|(?:the\s+)?(?P<w>first|1st|second|2nd|third|3rd|last)(?:\s+(?:one|place|option))?)"
+    r"(?:\s+(?:one|please))?[.!]?$"
+    r"|^(?P<j>[1-9一二三])(?:番目?|つ目)?(?:の(?:方|ほう|箇所))?(?:で|です|を|が)?"
+    r"(?:お願いします|お願い)?[。]?$|^(?P<e>最初|最後)の(?:方|ほう|箇所)(?:で|です)?[。]?$")
+_KANJI_DIGITS = {"一": "1", "二": "2", "三": "3"}
 _MORE = re.compile(r"(?i)^(?:show\s+me\s+)?more(?:\s+results)?[?.!]?$|^(?:もっと|他に|ほかに)(?:は|ある)?.{0,6}[?？。]?$")
 
 
@@ -88,6 +99,14 @@ class FollowUp:
     """Answer with the chapter that holds the previous first place."""
     within: tuple[int, int] | None = None
     """(book id, chapter key): look only inside that chapter."""
+    choice: dict | None = None
+    """The place the reader chose among those the previous answer asked about."""
+
+    @property
+    def narrows(self) -> bool:
+        """Return True if the follow-up narrows the previous answer (no question to ask)."""
+        return bool(self.book_ids is not None or self.navigate or self.exclude_previous
+                    or self.chapter or self.within or self.choice)
 
 
 def follow_up(question: str, context: dict | None, books: dict[int, str]) -> FollowUp:
@@ -100,6 +119,13 @@ def follow_up(question: str, context: dict | None, books: dict[int, str]) -> Fol
     if not context or not context.get("question"):
         return FollowUp(_THIS_BOOK.sub("", text) or question)
     previous = context["question"]
+    options = [o for o in context.get("options") or [] if isinstance(o, dict)]
+    if options:
+        reply = _reply(text, options)
+        if reply is not None:
+            return FollowUp(previous, choice=reply)
+        if _NONE_OF_THESE.match(text):
+            return FollowUp(previous, book_ids=context.get("book_ids"), exclude_previous=True)
     if _NEXT.match(text):
         return FollowUp(previous, navigate=1)
     if _PREVIOUS.match(text):
@@ -134,6 +160,40 @@ def follow_up(question: str, context: dict | None, books: dict[int, str]) -> Fol
         return FollowUp(_IN_THAT_CHAPTER.sub("", text), book_ids=[first["book_id"]],
                         within=(first["book_id"], first.get("heading_id")))
     return FollowUp(question)
+
+
+def _reply(text: str, options: list[dict]) -> dict | None:
+    """Return the option a reply to the librarian's question chooses: by its number ("2",
+    "the second one", 「2番目」), its label, or the words that tell it from the others
+    ("the debugger one", 「Octave の方」); None where the reply chooses none."""
+    match = _OPTION_NUMBER.match(text)
+    if match:
+        word = (match["w"] or match["e"] or "").casefold()
+        digit = match["d"] or _KANJI_DIGITS.get(match["j"] or "", match["j"])
+        position = int(digit) - 1 if digit else ORDINALS.get(word)
+        return options[position] if position is not None and -1 <= position < len(
+            options) else None
+    labels = [o for o in options if o.get("label") == text]
+    if labels:
+        return labels[0]
+    words = set(analysis.terms(_ONE.sub("", text))) - named_books.GENERIC
+    if not words or len(text) > 60:
+        return None
+    shared = [_shared(words, analysis.terms(f"{o.get('label', '')} {o.get('book_title', '')}"))
+              for o in options]
+    best = max(shared)
+    return options[shared.index(best)] if best and shared.count(best) == 1 else None
+
+
+def _shared(words: set[str], terms) -> int:
+    """Return how many of words the terms hold, a word also where both begin alike for five
+    letters or more ("debugger" for "Debugging")."""
+    terms = set(terms)
+    return sum(1 for w in words if w in terms or (
+        len(w) >= 5 and any(len(t) >= 5 and t[:5] == w[:5] for t in terms)))
+
+
+_ONE = re.compile(r"(?i)\b(?:the|one|please)\b|の(?:方|ほう)(?:で|です)?|[?？。.!]")
 
 
 def _only_names(name: str, titles: list[str]) -> bool:

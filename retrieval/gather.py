@@ -171,6 +171,17 @@ def navigate(reading, context, step) -> Gathered:
     return Gathered([[Found(b, k, 1.0, question=question) for b, k in pairs]], type=NAVIGATE)
 
 
+def chosen(reading, option: dict) -> Gathered:
+    """Return the place the reader chose among those the librarian asked about."""
+    book_id = option.get("book_id")
+    if book_id not in reading.shelf.books:
+        return Gathered([[]])
+    chunks = reading.shelf.index(book_id).chunks
+    key = next((c.key for c in chunks if followups.same(c, option)), None)
+    found = [Found(book_id, key, 1.0, question=reading.question())] if key is not None else []
+    return Gathered([found])
+
+
 def in_chapter(reading, context, whole: bool, limit) -> Gathered:
     """Return the chapter that holds the previous first place (whole), or the best places
     in it."""

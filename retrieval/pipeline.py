@@ -19,7 +19,7 @@ from dataclasses import replace
 
 import llm
 from books.text import language_of
-from retrieval import followups, gather, present, query, scope, suggest, synthesis
+from retrieval import followups, gather, interview, present, query, scope, suggest, synthesis
 from retrieval.query import COMPARE, LOOKUP
 from retrieval.reading import Reading, visible_books
 from retrieval.results import Answer, Refined, Result, Thinking, Written
@@ -60,6 +60,8 @@ def iter_results(question, *, user=None, book_ids=None, context=None, limit=10, 
     if "made" not in picks:
         picks["made"] = present.books_to_read(kind, reading, gathered, answer.language)
     answer = present.finished(answer, kind, reading, gathered, picks["made"])
+    narrowed = book_ids is not None or resolved.narrows
+    answer = replace(answer, clarify=interview.clarification(answer, reading, gathered, narrowed))
     if not answer.results and not answer.note:
         answer = replace(answer, note="The books do not seem to answer this.")
     yield answer
@@ -78,6 +80,8 @@ def _gathered(reading, kind, resolved, context, limit, language, picks) -> gathe
     """Return the places for the question read: a follow-up's step or chapter, else its
     kind's gatherer; picks["made"] receives the books to read first where gathering needs
     them (asked which book, the cards follow the books in the order the guide names them)."""
+    if resolved.choice is not None:
+        return gather.chosen(reading, resolved.choice)
     if resolved.navigate:
         return gather.navigate(reading, context, resolved.navigate)
     if resolved.chapter or resolved.within:

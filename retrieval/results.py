@@ -154,6 +154,11 @@ class Answer:
             "books": list(dict.fromkeys(
                 [r.book_id for r in self.recommendation or ()] + [r.book_id for r in self.results]
             ))[:10],
+            # The places the librarian asked about: a reply ("2", "the Octave one") picks one.
+            "options": [{"book_id": o.place.book_id, "heading_id": o.place.heading_id,
+                         "page_start": o.place.page_start, "page_end": o.place.page_end,
+                         "label": o.label, "book_title": o.place.book_title}
+                        for o in (self.clarify.options if self.clarify else ())],
         }
 
 

@@ -555,3 +555,30 @@ def test_a_real_small_model_streams_a_bounded_answer(tmp_path, settings, boats):
     cited = {int(n) for group in re.findall(r"\[([\d, ]+)\]", text) for n in group.split(",")}
     assert cited <= {1, 2}
     assert not real.lock.locked()
+
+
+def test_close_places_are_asked_about_above_the_cards(bob, bob_client, monkeypatch, boats,
+                                                      no_model):
+    from retrieval.results import Clarification, Option
+
+    shown = [result(boats, 1), result(boats, 2)]
+    asked = Clarification("Two places answer this about equally well. Which one do you mean?",
+                          (Option(shown[0], "1 Loops › 1.1 Bowline, pp. 1–2", "bowline"),
+                           Option(shown[1], "1 Loops › 1.2 Bowline, pp. 2–3", "loop")))
+    answer = outcome(guide="1.1 Bowline in boats [1]", places=(shown[0],), clarify=asked)
+    monkeypatch.setattr(pipeline, "iter_results", FakeRetrieval(shown, answer))
+    data = ask_json(bob_client, "How do I make a loop?")
+    _, events = read_stream(bob, stream_url(data))
+    assert [name for name, _ in events] == ["card", "card", "clarify", "guide", "cards",
+                                            "answer", "done"]
+    html = events[2][1]["html"]
+    assert "Which one do you mean?" in html
+    assert 'data-question="1 Loops › 1.2 Bowline, pp. 2–3"' in html and "— loop" in html
+    assert f'href="#m{data["answer"]}-r2"' in html and "None of these" in html
+    stored = Message.objects.get(pk=data["answer"])
+    assert [o["n"] for o in stored.guide["clarify"]["options"]] == [1, 2]
+    assert [o["label"] for o in stored.context["options"]] == [
+        "1 Loops › 1.1 Bowline, pp. 1–2", "1 Loops › 1.2 Bowline, pp. 2–3"]
+    assert [e.name for e in answering.replay(stored)][:3] == ["card", "card", "clarify"]
+    page = bob_client.get(f"/chat/{data['conversation']}/").content.decode()
+    assert 'name="question" value="1 Loops › 1.1 Bowline, pp. 1–2"' in page  # works without JS

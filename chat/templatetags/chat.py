@@ -6,7 +6,7 @@ from django import template
 from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
 
-from chat import cards
+from chat import cards, clarify
 
 register = template.Library()
 _CITATION = re.compile(r"\[(\d+(?:, \d+)*)\]")
@@ -28,6 +28,12 @@ def guide_of(answer):
 def refined_of(answer):
     """Return the place the model's terms put first after the cards (None without one)."""
     return cards.refined_view(answer.guide, answer.pk)
+
+
+@register.simple_tag
+def clarify_of(answer):
+    """Return the librarian's question about close places (None where it asked none)."""
+    return clarify.view(answer.guide, answer.pk)
 
 
 @register.simple_tag

@@ -86,6 +86,9 @@
       say("Found " + data.n + " place" + (data.n === 1 ? "" : "s") + "…");
       if (data.n === 1) scrollTo(card);
     });
+    on("clarify", (data) => {
+      place(".answer-clarify").replaceChildren(fragment(data.html));
+    });
     on("recommendation", (data) => {
       place(".answer-recommendation").replaceChildren(fragment(data.html));
     });
@@ -182,6 +185,13 @@
       event.preventDefault();
       form.requestSubmit();
     }
+  });
+  // An option of the librarian's question is a reply in this conversation.
+  thread.addEventListener("click", (event) => {
+    const option = event.target.closest("button.option");
+    if (!option) return;
+    event.preventDefault();
+    send(option.dataset.question);
   });
   thread.addEventListener("click", (event) => {
     const example = event.target.closest("a.example");

@@ -1,0 +1,84 @@
+"""The reference interview: one short question when the best places are close.
+
+A librarian who finds two or three places that answer about equally well to
+the words given does not guess: they ask which one is meant, naming each by
+what tells it apart. ``clarification`` decides from what the ranking already
+knows (how close the scores are, whether the places are apart in the book)
+and never asks where the question names its place (a book, a scope, a
+quoted sentence) or narrows a previous answer. The cards still follow it.
+"""
+
+from retrieval import guide, naming
+from retrieval.query import LOOKUP
+from retrieval.results import Clarification, Option
+
+CLOSE = 0.8
+"""The second place's score is at least this share of the first's: too close to guess."""
+MAX_OPTIONS = 3
+QUESTION = {
+    "en": {2: "Two places answer this about equally well. Which one do you mean?",
+           3: "A few places answer this about equally well. Which one do you mean?"},
+    "ja": {2: "同じくらい当てはまる箇所が2つあります。どちらのことですか？",
+           3: "同じくらい当てはまる箇所がいくつかあります。どれのことですか？"},
+}
+NONE_OF_THESE = {"en": "None of these", "ja": "どれでもない"}
+
+
+def clarification(answer, reading, gathered, follow_up: bool) -> Clarification | None:
+    """Return the one question to ask about answer, or None where the evidence is clear."""
+    if answer.type != LOOKUP or follow_up or reading.scope is not None or answer.weak:
+        return None
+    named = any(weight >= naming.EXPLICIT for weight in reading.named.values())
+    if named or (gathered.asked is not None and gathered.asked.quoted):
+        return None  # the question names a book, or quotes a sentence of one
+    options = _close_places(answer.results, reading.shelf)
+    if len(options) < 2:
+        return None
+    ja = answer.language == "ja"
+    books_differ = len({r.book_id for r in options}) > 1
+    return Clarification(
+        QUESTION[answer.language][min(len(options), 3)],
+        tuple(Option(r, label(r, ja, books_differ), _why(r, options, ja)) for r in options))
+
+
+def _close_places(results, shelf) -> list:
+    """Return the first results, while each scores CLOSE to the first and none is a section
+    of another (a section and its own subsection are one place to a reader)."""
+    if not results or results[0].score <= 0:
+        return []
+    chosen = [results[0]]
+    for result in results[1:]:
+        if len(chosen) == MAX_OPTIONS or result.score < CLOSE * results[0].score:
+            break
+        if not any(_nested(result, other) for other in chosen):
+            chosen.append(result)
+    return chosen
+
+
+def _nested(a, b) -> bool:
+    """Return True if a and b are the same place or one holds the other."""
+    if a.book_id != b.book_id:
+        return False
+    crumbs = a.breadcrumb, b.breadcrumb
+    shorter, longer = sorted(crumbs, key=len)
+    return list(longer[:len(shorter)]) == list(shorter) and (
+        a.page_start <= b.page_end and b.page_start <= a.page_end)
+
+
+def label(result, ja: bool, with_book: bool) -> str:
+    """Return how a reader tells the place apart: its last two headings and printed pages,
+    and its book where the options are in several."""
+    crumb = " › ".join(result.breadcrumb[-2:])
+    pages = guide.pages(result, ja)
+    if not with_book:
+        return f"{crumb}（{pages}）" if ja else f"{crumb}, {pages}"
+    return f"『{result.book_title}』{crumb}（{pages}）" if ja else \
+        f"{result.book_title}: {crumb}, {pages}"
+
+
+def _why(result, options, ja: bool) -> str:
+    """Return the words of the question this place holds that the others do not (else all
+    it holds): what made it a candidate."""
+    others = set().union(*(set(o.terms) for o in options if o is not result))
+    own = [t for t in result.terms if t not in others] or list(result.terms)
+    return ("、" if ja else ", ").join(dict.fromkeys(own[:4]))

@@ -1,0 +1,120 @@
+"""The reference interview: one short question, only when close places need telling apart."""
+
+from types import SimpleNamespace
+
+import pytest
+
+import retrieval
+from retrieval import followups, interview
+from retrieval.results import Answer, Clarification, Option, Result
+from tests.test_retrieval import embed_each_text_once, no_language_model, shelf  # noqa: F401
+from tests.test_retrieval import koukai, sailing  # noqa: F401
+
+
+def place(book_id, crumbs, score, pages=(10, 11), book="Octave", terms=("pause",)):
+    return Result(book_id=book_id, book_title=book, breadcrumb=list(crumbs), heading_id=None,
+                  page_start=pages[0], page_end=pages[1], printed_start=str(pages[0] - 5),
+                  printed_end=str(pages[1] - 5), excerpt="", terms=list(terms), score=score)
+
+
+def asked(results, *, language="en", named=None, scope=None, quoted=None, narrowed=False,
+          kind="lookup"):
+    answer = Answer(kind, "How do I pause my program?", results=tuple(results),
+                    language=language)
+    reading = SimpleNamespace(named=named or {}, scope=scope, shelf=None)
+    gathered = SimpleNamespace(asked=SimpleNamespace(quoted=quoted or {}))
+    return interview.clarification(answer, reading, gathered, narrowed)
+
+
+BREAKPOINTS = place(1, ["13 Debugging", "13.3 Breakpoints"], 0.30, (260, 262),
+                    terms=("breakpoint", "pause"))
+KEYBOARD = place(1, ["13 Debugging", "13.1 Entering Debug Mode"], 0.27, (258, 259),
+                 terms=("keyboard", "pause"))
+PAUSE = place(1, ["14 Input and Output", "14.1 Basic Input", "14.1.3 Pausing"], 0.26,
+              (290, 290), terms=("pause",))
+
+
+def test_close_places_apart_in_the_book_are_asked_about():
+    clarify = asked([BREAKPOINTS, KEYBOARD, PAUSE, place(1, ["2 Getting Started"], 0.05)])
+    assert clarify.question.startswith("A few places")
+    assert [o.label for o in clarify.options] == [
+        "13 Debugging › 13.3 Breakpoints, pp. 255–257",
+        "13 Debugging › 13.1 Entering Debug Mode, pp. 253–254",
+        "14.1 Basic Input › 14.1.3 Pausing, p. 285"]
+    assert [o.why for o in clarify.options] == ["breakpoint", "keyboard", "pause"]
+
+
+def test_a_place_well_ahead_is_answered_without_asking():
+    assert asked([BREAKPOINTS, place(1, ["2 Getting Started"], 0.2)]) is None
+
+
+def test_a_section_and_its_own_subsection_are_one_place():
+    chapter = place(1, ["13 Debugging"], 0.3, (253, 270))
+    assert asked([chapter, BREAKPOINTS]) is None
+
+
+def test_places_in_two_books_name_their_books_in_japanese():
+    other = place(2, ["第3章 デバッグ", "3.2 一時停止"], 0.29, (40, 41), book="Maxima 入門",
+                  terms=("一時停止",))
+    clarify = asked([BREAKPOINTS, other], language="ja")
+    assert clarify.question == interview.QUESTION["ja"][2]
+    assert clarify.options[1].label == "『Maxima 入門』第3章 デバッグ › 3.2 一時停止（35–36ページ）"
+
+
+@pytest.mark.parametrize("why", [
+    {"named": {1: 1.0}},  # "in the Octave manual"
+    {"scope": object()},  # "in the chapter on debugging"
+    {"quoted": {(1, 3): 0.9}},  # a sentence copied from a section
+    {"narrowed": True},  # a follow-up that narrows
+    {"kind": "range"},  # a whole chapter asked for
+])
+def test_a_question_that_names_its_place_is_never_asked_about(why):
+    assert asked([BREAKPOINTS, KEYBOARD], **why) is None
+
+
+OPTIONS = [{"book_id": 1, "heading_id": 10, "page_start": 260, "page_end": 262,
+            "label": "13 Debugging › 13.3 Breakpoints, pp. 255–257", "book_title": "GNU Octave"},
+           {"book_id": 2, "heading_id": 20, "page_start": 40, "page_end": 41,
+            "label": "Maxima: Input › keyboard, p. 35", "book_title": "Maxima"}]
+CONTEXT = {"question": "How do I pause?", "options": OPTIONS, "book_ids": None}
+
+
+@pytest.mark.parametrize("reply,heading", [
+    ("2", 20), ("the second one", 20), ("2番目", 20), ("二番目の方", 20), ("1", 10),
+    ("the debugger one", 10), ("Octave の方", 10), ("the Maxima one", 20),
+    ("13 Debugging › 13.3 Breakpoints, pp. 255–257", 10),
+])
+def test_a_reply_chooses_one_of_the_places_asked_about(reply, heading):
+    chosen = followups.follow_up(reply, CONTEXT, {1: "GNU Octave", 2: "Maxima"})
+    assert chosen.choice["heading_id"] == heading and chosen.question == "How do I pause?"
+
+
+@pytest.mark.parametrize("reply", ["none of these", "Neither", "どれでもない"])
+def test_none_of_these_widens_the_search(reply):
+    wider = followups.follow_up(reply, CONTEXT, {1: "GNU Octave", 2: "Maxima"})
+    assert wider.exclude_previous and wider.choice is None
+
+
+def test_a_new_question_is_no_reply():
+    again = followups.follow_up("How do I plot a histogram?", CONTEXT, {1: "A", 2: "B"})
+    assert again.choice is None and again.question == "How do I plot a histogram?"
+
+
+@pytest.mark.django_db
+def test_choosing_an_option_answers_with_that_place(shelf):
+    sailing = shelf[0]
+    jib = retrieval.ask("What is a jib?", book_ids=[sailing.pk]).results[0]
+    options = [{"book_id": sailing.pk, "heading_id": jib.heading_id, "page_start": jib.page_start,
+                "page_end": jib.page_end, "label": "1 Sails › 1.2 Jib, p. 2",
+                "book_title": sailing.title}]
+    answer = retrieval.ask("1", context={"question": "Which sail?", "options": options})
+    assert [r.breadcrumb[-1] for r in answer.results] == ["1.2 Jib"]
+    assert answer.clarify is None and answer.guide
+
+
+def test_the_answer_keeps_its_options_for_the_reply():
+    clarify = Clarification("Which one?", (Option(BREAKPOINTS, "Breakpoints", "breakpoint"),
+                                           Option(KEYBOARD, "Debug mode", "keyboard")))
+    answer = Answer("lookup", "q", results=(BREAKPOINTS, KEYBOARD), clarify=clarify)
+    assert [o["label"] for o in answer.context()["options"]] == ["Breakpoints", "Debug mode"]
+    assert Answer("lookup", "q").context()["options"] == []
