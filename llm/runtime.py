@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from librarian.config import setting
 from llm import embedded
 
 logger = logging.getLogger(__name__)
@@ -35,19 +36,17 @@ class LlmConfig:
 
     @classmethod
     def from_settings(cls) -> "LlmConfig":
-        from django.conf import settings
-
         return cls(
-            model=settings.LIBRARIAN_LLM_MODEL,
-            data_dir=Path(settings.LIBRARIAN_DATA_DIR),
-            threads=settings.LIBRARIAN_LLM_THREADS,
-            gpu_layers=settings.LIBRARIAN_LLM_GPU_LAYERS,
-            context=settings.LIBRARIAN_LLM_CONTEXT,
-            max_calls=settings.LIBRARIAN_LLM_MAX_CALLS,
-            max_tokens=settings.LIBRARIAN_LLM_MAX_TOKENS,
-            book_seconds=settings.LIBRARIAN_LLM_BOOK_SECONDS,
-            call_seconds=settings.LIBRARIAN_LLM_CALL_SECONDS,
-            max_failures=settings.LIBRARIAN_LLM_MAX_FAILURES,
+            model=setting("LLM_MODEL"),
+            data_dir=Path(setting("DATA_DIR")),
+            threads=setting("LLM_THREADS"),
+            gpu_layers=setting("LLM_GPU_LAYERS"),
+            context=setting("LLM_CONTEXT"),
+            max_calls=setting("LLM_MAX_CALLS"),
+            max_tokens=setting("LLM_MAX_TOKENS"),
+            book_seconds=setting("LLM_BOOK_SECONDS"),
+            call_seconds=setting("LLM_CALL_SECONDS"),
+            max_failures=setting("LLM_MAX_FAILURES"),
         )
 
     @property
@@ -194,13 +193,11 @@ def _load(config: LlmConfig) -> Model | None:
 def on_gpu() -> bool:
     """Return True if the model runs on a GPU: llama.cpp can offload and
     LIBRARIAN_LLM_GPU_LAYERS does not keep every layer on the CPU."""
-    from django.conf import settings
-
     try:
         import llama_cpp
     except ImportError:
         return False
-    return bool(llama_cpp.llama_supports_gpu_offload()) and settings.LIBRARIAN_LLM_GPU_LAYERS != 0
+    return bool(llama_cpp.llama_supports_gpu_offload()) and setting("LLM_GPU_LAYERS") != 0
 
 
 def ask(model, messages: list[dict], schema: dict | None, *, max_tokens: int,

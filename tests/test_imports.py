@@ -21,7 +21,7 @@ AGGREGATORS = {"librarian.urls", "librarian.api"}
 ALLOWED = {
     "librarian": set(),
     CORE: set(),
-    "llm": set(),
+    "llm": {"librarian"},
     "books": {"librarian", CORE},
     "retrieval": {"librarian", CORE, "books", "llm"},
     "indexing": {"librarian", CORE, "books", "llm", "retrieval"},
