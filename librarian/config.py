@@ -2,7 +2,8 @@
 
 ``librarian/settings.py`` reads each variable once, through the ``env_*``
 helpers; the rest of the code asks for the value it read with ``setting(name)``,
-so every setting is named in one of these calls and nowhere else. Every
+so every setting is named in one of these calls (``tests/test_imports.py`` lists
+the modules that still read ``settings.LIBRARIAN_*`` themselves). Every
 variable is listed in docs/settings.md (``tests/test_settings_docs.py`` checks
 both ways).
 """
