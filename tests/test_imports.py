@@ -228,7 +228,8 @@ def kind_tests(folders: tuple[str, ...] = ANSWERING) -> list[str]:
 
 
 JAPANESE_ESCAPE = re.compile(
-    r"\\u(?:30[4-9a-f][0-9a-f]|3[4-9a-f][0-9a-f]{2}|[4-9][0-9a-f]{3}|f[9a][0-9a-f]{2}|ff[6-9][0-9a-f])",
+    r"\\u(?:30[4-9a-f][0-9a-f]|3[4-9a-f][0-9a-f]{2}|[4-9][0-9a-f]{3}"  # kana, CJK
+    r"|f[9a][0-9a-f]{2}|ff[6-9][0-9a-f])",  # compatibility kanji, half-width katakana
     re.IGNORECASE)
 """A code point of kana or kanji written as an escape: how a character range is spelled."""
 
@@ -264,14 +265,15 @@ def result_field_lists() -> list[str]:
 
 
 DIRECT_SETTING = re.compile(r"\bsettings\.LIBRARIAN_\w+|getattr\(\s*settings\b"
-                            r"|\b(?:environ\.get|getenv)\(\s*[\"']LIBRARIAN_|\benviron\[\s*[\"']LIBRARIAN_")
+                            r"|\b(?:environ\.get|getenv)\(\s*[\"']LIBRARIAN_"
+                            r"|\benviron\[\s*[\"']LIBRARIAN_")
 """A LIBRARIAN_* setting read from Django's settings or the environment, not through
 librarian.config (setting a variable for a child process is no read)."""
 SETTINGS_HOMES = {"librarian.settings", "librarian.config"}
 
 
 def settings_read_directly(folders: tuple[str, ...] = PACKAGES) -> list[str]:
-    """Return "module:line" for each LIBRARIAN_* setting read other than through librarian.config."""
+    """Return "module:line" for each LIBRARIAN_* setting read around librarian.config."""
     found = []
     for path in modules():
         if module_name(path) in SETTINGS_HOMES or not in_folder(path, folders):

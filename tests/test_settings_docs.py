@@ -4,8 +4,9 @@ The code's variables are found with ``ast``: the names given to
 ``librarian.config``'s helpers (``env_int("MAX_PAGES", …)`` reads
 ``LIBRARIAN_MAX_PAGES``, ``setting("DATA_DIR")`` uses ``LIBRARIAN_DATA_DIR``),
 any ``settings.LIBRARIAN_…`` read around them, and every string that is a whole
-variable name (a script setting one for the process it starts); shell scripts are read for ``$LIBRARIAN_…``. The tests
-themselves are left out: their own variables are not settings.
+variable name (a script setting one for the process it starts); shell scripts
+are read for ``$LIBRARIAN_…``. The tests themselves are left out: their own
+variables are not settings.
 """
 
 import ast
@@ -34,7 +35,8 @@ def named_in(tree: ast.AST) -> set[str]:
     found = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and node.args:
-            func = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
+            func = (node.func.id if isinstance(node.func, ast.Name)
+                    else getattr(node.func, "attr", ""))
             first = node.args[0]
             if func in HELPERS and isinstance(first, ast.Constant) and isinstance(first.value, str):
                 found.add("LIBRARIAN_" + first.value)
