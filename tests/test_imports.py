@@ -201,9 +201,11 @@ def imports_inside_functions() -> list[str]:
 
 
 def modules_named_like_packages() -> list[str]:
-    """Return the modules that share their name with one of the project's packages."""
+    """Return the modules that share their name with one of the project's packages (a template
+    tag library aside: templates load it by that name, {% load chat %}, and no import does)."""
     return [module_name(path) for path in modules()
-            if path.stem in PACKAGES and path.parent != ROOT / path.stem]
+            if path.stem in PACKAGES and path.parent != ROOT / path.stem
+            and path.parent.name != "templatetags"]
 
 
 KINDS = {"lookup", "compare", "aggregate", "range", "which_book", "navigate"}
