@@ -6,4 +6,4 @@ class BooksConfig(AppConfig):
     verbose_name = "Shelf"
 
     def ready(self):
-        from books import signals  # noqa: F401
+        from books import deletion, signals  # noqa: F401  (they register receivers)

@@ -13,7 +13,6 @@ import io
 import re
 from dataclasses import dataclass
 
-from django.conf import settings
 from django.http import HttpResponse
 from django.utils.http import content_disposition_header
 from pypdf.constants import PageLabelStyle
@@ -21,6 +20,7 @@ from pypdf.constants import PageLabelStyle
 from books.models import Heading
 from books import safepdf
 from indexing.toc.numbers import roman_value
+from librarian.config import setting
 from librarian.errors import LibrarianError
 from librarian.inputs import whole_number
 
@@ -52,7 +52,7 @@ class Bookmark:
 
 
 def max_clip_pages() -> int:
-    return settings.LIBRARIAN_MAX_CLIP_PAGES
+    return setting("MAX_CLIP_PAGES")
 
 
 def parse_range(page_count: int, start, end, limit: int) -> tuple[int, int]:

@@ -14,6 +14,8 @@ import logging
 import shutil
 
 from django.db import transaction
+from django.db.models.signals import post_delete
+from django.dispatch import receiver
 
 from books import storage
 from books.models import Book
@@ -40,3 +42,11 @@ def remove_files(book_id: int, sha256: str) -> None:
     for folder in cache.iterdir() if cache.is_dir() else ():
         if folder.is_dir():
             shutil.rmtree(folder / sha256, ignore_errors=True)
+
+
+@receiver(post_delete, sender=Book)
+def remove_files_once_committed(sender, instance, **kwargs):
+    """Once the deletion is committed, remove the stored file and its images (however the
+    book was deleted: here, in the admin site, or by a test)."""
+    book_id, sha256 = instance.pk, instance.sha256
+    transaction.on_commit(lambda: remove_files(book_id, sha256))

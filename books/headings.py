@@ -15,8 +15,7 @@ import logging
 from django.db.models import F
 
 from books.models import Book, Heading, HeadingDecision, ReviewFlag
-from indexing.toc.model import Entry
-from indexing.toc.recover import with_ends
+from indexing.toc.model import Entry, with_ends
 from indexing.toc.text import key as title_key
 
 Status = Heading.Status

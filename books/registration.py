@@ -15,13 +15,13 @@ from pathlib import Path
 from typing import BinaryIO, Iterable
 
 import pymupdf
-from django.conf import settings
 from django.db import IntegrityError, transaction
 
 from books import storage
 from books.metadata import usable_title
 from books.models import Book
 from books.signals import registered
+from librarian.config import setting
 from librarian.errors import LibrarianError
 from librarian.inputs import clean_text, megabytes
 
@@ -54,8 +54,8 @@ class Limits:
     @classmethod
     def from_settings(cls):
         return cls(
-            max_bytes=settings.LIBRARIAN_MAX_UPLOAD_MB * 1024 * 1024,
-            max_pages=settings.LIBRARIAN_MAX_PAGES,
+            max_bytes=setting("MAX_UPLOAD_MB") * 1024 * 1024,
+            max_pages=setting("MAX_PAGES"),
         )
 
 

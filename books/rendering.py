@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pymupdf
-from django.conf import settings
 
 from books.page_limits import PageTooLarge, bounded_scale, check_page
 from books.storage import cache_dir, data_dir
+from librarian.config import setting
 
 WIDTHS = {"thumb": 240, "page": 1400, "large": 2400}
 PREVIEW = "thumb"  # the size the pipeline makes for every page
@@ -49,7 +49,7 @@ class Bounds:
 
     @classmethod
     def from_settings(cls):
-        return cls(settings.LIBRARIAN_MAX_RENDER_PIXELS, settings.LIBRARIAN_MAX_IMAGE_PIXELS)
+        return cls(setting("MAX_RENDER_PIXELS"), setting("MAX_IMAGE_PIXELS"))
 
 
 def image_path(folder: Path, number: int, size: str) -> Path:
@@ -119,7 +119,7 @@ def trim_soon() -> None:
 def trim(limit: int | None = None) -> int:
     """Remove the images of the views cache served longest ago while it holds more than limit
     bytes (default LIBRARIAN_VIEW_CACHE_MB), down to TRIMMED_TO of it; return how many."""
-    limit = settings.LIBRARIAN_VIEW_CACHE_MB * 1024 * 1024 if limit is None else limit
+    limit = setting("VIEW_CACHE_MB") * 1024 * 1024 if limit is None else limit
     found = []
     for path in (data_dir() / "cache" / VIEWS).glob("*/*.png"):
         try:

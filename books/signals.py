@@ -1,5 +1,4 @@
-from django.db import transaction
-from django.db.models.signals import post_delete, pre_delete
+from django.db.models.signals import pre_delete
 from django.dispatch import Signal, receiver
 
 from books import search
@@ -22,12 +21,3 @@ a stage running on it, so that nothing more is written for it."""
 def forget_search_rows(sender, instance, **kwargs):
     """Drop the book's rows from the search index before its pages go."""
     search.remove_book(instance.pk)
-
-
-@receiver(post_delete, sender=Book)
-def remove_files(sender, instance, **kwargs):
-    """Once the deletion is committed, remove the stored file, its images and its index."""
-    from books.deletion import remove_files
-
-    book_id, sha256 = instance.pk, instance.sha256
-    transaction.on_commit(lambda: remove_files(book_id, sha256))

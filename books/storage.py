@@ -5,13 +5,13 @@ import re
 import shutil
 from pathlib import Path
 
-from django.conf import settings
+from librarian.config import setting
 
 SHA256 = re.compile(r"[0-9a-f]{64}")
 
 
 def data_dir() -> Path:
-    return Path(settings.LIBRARIAN_DATA_DIR)
+    return Path(setting("DATA_DIR"))
 
 
 def blob_path(sha256: str) -> Path:

@@ -8,15 +8,15 @@ the paths in settings.
 from importlib.util import find_spec
 from pathlib import Path
 
-from django.conf import settings
 from django.core.checks import Error, Warning, register
 
+from librarian.config import setting
 from llm.embedded import PARTS
 
 
 @register("models")
 def ocr_models(app_configs, **kwargs) -> list:
-    engine = settings.LIBRARIAN_OCR_ENGINE
+    engine = setting("OCR_ENGINE")
     if engine == "rapidocr" and find_spec("rapidocr") is None:
         return [Warning("The OCR engine rapidocr is not installed: scanned pages cannot be read.",
                         hint="Run make install (requirements.txt), or set LIBRARIAN_OCR_ENGINE=none.",
@@ -29,19 +29,19 @@ def ocr_models(app_configs, **kwargs) -> list:
         id="indexing.E001")]
     for part in ("DET", "REC"):
         name = f"LIBRARIAN_PADDLE_{part}_MODEL_DIR"
-        folder = getattr(settings, name)
+        folder = setting(f"PADDLE_{part}_MODEL_DIR")
         if not folder or not Path(folder).is_dir():
             found.append(Error(
                 f"{name} {'is not set' if not folder else f'names {folder}, which is not a folder'}: "
                 "PaddleOCR runs offline only from local model folders.",
-                hint=f"Point {name} at the unpacked {getattr(settings, name.replace('_DIR', '_NAME'))} "
+                hint=f"Point {name} at the unpacked {setting(f'PADDLE_{part}_MODEL_NAME')} "
                      "model folder.", id="indexing.E002"))
     return found
 
 
 @register("models")
 def language_model(app_configs, **kwargs) -> list:
-    model = settings.LIBRARIAN_LLM_MODEL
+    model = setting("LLM_MODEL")
     if model.lower() == "none":
         return []
     found = [] if find_spec("llama_cpp") else [Warning(

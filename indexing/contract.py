@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, ClassVar
 
 from indexing.ocr.engines import OcrConfig
+from librarian.config import setting
 from librarian.errors import LibrarianError
 from llm.runtime import LlmConfig
 
@@ -63,28 +64,26 @@ class StageContext:
 
     @classmethod
     def from_settings(cls) -> StageContext:
-        from django.conf import settings
-
         return cls(
-            data_dir=Path(settings.LIBRARIAN_DATA_DIR),
-            render_dpi=settings.LIBRARIAN_RENDER_DPI,
-            max_render_pixels=settings.LIBRARIAN_MAX_RENDER_PIXELS,
-            max_image_pixels=settings.LIBRARIAN_MAX_IMAGE_PIXELS,
+            data_dir=Path(setting("DATA_DIR")),
+            render_dpi=setting("RENDER_DPI"),
+            max_render_pixels=setting("MAX_RENDER_PIXELS"),
+            max_image_pixels=setting("MAX_IMAGE_PIXELS"),
             ocr=OcrConfig(
-                engine=settings.LIBRARIAN_OCR_ENGINE,
-                device=settings.LIBRARIAN_OCR_DEVICE,
-                threads=settings.LIBRARIAN_OCR_THREADS,
-                batch_pages=settings.LIBRARIAN_OCR_BATCH_PAGES,
-                min_confidence=settings.LIBRARIAN_OCR_MIN_CONFIDENCE,
-                det_max_side=settings.LIBRARIAN_OCR_DET_MAX_SIDE,
-                precision=settings.LIBRARIAN_OCR_PRECISION,
-                model_dir=str(settings.LIBRARIAN_OCR_MODEL_DIR
-                              or Path(settings.LIBRARIAN_DATA_DIR) / "models" / "ocr"),
-                det_model_name=settings.LIBRARIAN_PADDLE_DET_MODEL_NAME,
-                det_model_dir=settings.LIBRARIAN_PADDLE_DET_MODEL_DIR,
-                rec_model_name=settings.LIBRARIAN_PADDLE_REC_MODEL_NAME,
-                rec_model_dir=settings.LIBRARIAN_PADDLE_REC_MODEL_DIR,
-                cache_dir=str(Path(settings.LIBRARIAN_DATA_DIR) / "cache"),
+                engine=setting("OCR_ENGINE"),
+                device=setting("OCR_DEVICE"),
+                threads=setting("OCR_THREADS"),
+                batch_pages=setting("OCR_BATCH_PAGES"),
+                min_confidence=setting("OCR_MIN_CONFIDENCE"),
+                det_max_side=setting("OCR_DET_MAX_SIDE"),
+                precision=setting("OCR_PRECISION"),
+                model_dir=str(setting("OCR_MODEL_DIR")
+                              or Path(setting("DATA_DIR")) / "models" / "ocr"),
+                det_model_name=setting("PADDLE_DET_MODEL_NAME"),
+                det_model_dir=setting("PADDLE_DET_MODEL_DIR"),
+                rec_model_name=setting("PADDLE_REC_MODEL_NAME"),
+                rec_model_dir=setting("PADDLE_REC_MODEL_DIR"),
+                cache_dir=str(Path(setting("DATA_DIR")) / "cache"),
             ),
             llm=LlmConfig.from_settings(),
         )

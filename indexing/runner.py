@@ -14,7 +14,6 @@ import time
 import traceback
 from datetime import timedelta
 
-from django.conf import settings
 from django.db import OperationalError, close_old_connections, connection
 from django.db.models import Case, Count, Exists, F, OuterRef, Value, When
 from django.utils import timezone
@@ -24,6 +23,7 @@ from books.models import Book
 from indexing.contract import Stage, StageCancelled, StageContext, StageError
 from indexing.models import StageRun
 from indexing.stages import STAGES
+from librarian.config import setting
 from retrieval import store
 
 logger = logging.getLogger(__name__)
@@ -129,7 +129,7 @@ def claim_next(worker: str, stages=None, book_id=None) -> StageRun | None:
 
 def sweep(timeout: float | None = None) -> int:
     """Requeue running claims whose worker stopped beating; return how many."""
-    timeout = settings.LIBRARIAN_CLAIM_TIMEOUT if timeout is None else timeout
+    timeout = setting("CLAIM_TIMEOUT") if timeout is None else timeout
     cutoff = timezone.now() - timedelta(seconds=timeout)
     stale = StageRun.objects.filter(status=Status.RUNNING, heartbeat_at__lt=cutoff)
     return sum(
@@ -145,7 +145,7 @@ def _requeue(run: StageRun, why: str, **still) -> int:
         "claimed_by": "",
         "message": f"Interrupted: {why}; the stage was requeued.",
     }
-    if run.attempts >= settings.LIBRARIAN_MAX_ATTEMPTS:
+    if run.attempts >= setting("MAX_ATTEMPTS"):
         fields.update(
             status=Status.FAILED,
             message=f"Gave up after {run.attempts} attempts: {why}.",
@@ -274,7 +274,7 @@ def execute(run: StageRun, worker: str, ctx: StageContext | None = None) -> str:
     ctx = ctx or StageContext.from_settings()
     stage = stage_by_name(run.stage)()  # its own object: setup may keep state for this run
     claim = _Claim(run, worker)
-    heartbeat = _Heartbeat(claim, settings.LIBRARIAN_CLAIM_TIMEOUT / 3)
+    heartbeat = _Heartbeat(claim, setting("CLAIM_TIMEOUT") / 3)
     heartbeat.start()
     logger.info("Starting %s of book %s (attempt %s)", run.stage, run.book_id, run.attempts)
     try:
@@ -307,7 +307,7 @@ def _forget_if_deleted(run: StageRun) -> None:
 
 
 def _record_failure(run, claim, message, detail, retryable) -> str:
-    if retryable and run.attempts < settings.LIBRARIAN_MAX_ATTEMPTS:
+    if retryable and run.attempts < setting("MAX_ATTEMPTS"):
         delay = min(600, 10 * 2 ** (run.attempts - 1))
         status = Status.PENDING
         extra = {"available_at": timezone.now() + timedelta(seconds=delay)}

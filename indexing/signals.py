@@ -1,6 +1,5 @@
 """What the pipeline does when the rest of the project tells it something."""
 
-from django.conf import settings
 from django.dispatch import receiver
 from django.utils import timezone
 
@@ -8,6 +7,7 @@ from books.signals import deleting, headings_changed, registered
 from indexing.models import StageRun
 from indexing.runner import create_runs
 from indexing.worker import nudge_on_commit, start_embedded
+from librarian.config import setting
 from librarian.signals import serving
 
 STOPPED = "Stopped: the book is being deleted."
@@ -41,8 +41,8 @@ def stop_running_stage(sender, book, **kwargs):
 @receiver(serving)
 def start_workers(sender, **kwargs) -> str:
     """Start the embedded worker threads of a served process; return what to tell the console."""
-    threads = settings.LIBRARIAN_WORKER_THREADS
-    if settings.LIBRARIAN_WORKER != "embedded" or not threads:
+    threads = setting("WORKER_THREADS")
+    if setting("WORKER") != "embedded" or not threads:
         return ""
     start_embedded(threads)
     return f"Embedded worker: {threads} thread(s)."

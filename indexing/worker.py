@@ -14,10 +14,10 @@ import uuid
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.conf import settings
 from django.db import close_old_connections, transaction
 
 from indexing import runner
+from librarian.config import setting
 
 logger = logging.getLogger(__name__)
 
@@ -33,7 +33,7 @@ def nudge() -> None:
     Every worker gets the nudge (a group message): only the ones whose stages
     have work find any, and the conditional claim lets one of them take it.
     """
-    if settings.LIBRARIAN_WORKER == "embedded":
+    if setting("WORKER") == "embedded":
         _wake.set()
         return
     try:
@@ -50,8 +50,8 @@ class Worker:
     def __init__(self, stages=None, name=None, poll_seconds=None):
         self.stages = stages or None
         self.name = name or runner.worker_name()
-        self.poll_seconds = poll_seconds or settings.LIBRARIAN_POLL_SECONDS
-        self.embedded = settings.LIBRARIAN_WORKER == "embedded"
+        self.poll_seconds = poll_seconds or setting("POLL_SECONDS")
+        self.embedded = setting("WORKER") == "embedded"
         # A plain channel name of its own: receiving on it needs no process-local state.
         self.channel = f"{GROUP}.{uuid.uuid4().hex}"
         self.failed = False

@@ -1,7 +1,8 @@
 from pathlib import Path
 
 from django.apps import AppConfig
-from django.conf import settings
+
+from librarian.config import setting
 
 
 class LibrarianConfig(AppConfig):
@@ -11,4 +12,4 @@ class LibrarianConfig(AppConfig):
     def ready(self):
         from librarian.files import make_private
 
-        make_private(Path(settings.LIBRARIAN_DATA_DIR))
+        make_private(Path(setting("DATA_DIR")))

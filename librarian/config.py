@@ -1,6 +1,11 @@
 """Read LIBRARIAN_* settings from the environment, rejecting bad values loudly.
 
-Every variable read here is listed in the README's settings table.
+``librarian/settings.py`` reads each variable once, through the ``env_*``
+helpers; the rest of the code asks for the value it read with ``setting(name)``,
+so every setting is named in one of these calls (``tests/test_imports.py`` lists
+the modules that still read ``settings.LIBRARIAN_*`` themselves). Every
+variable is listed in docs/settings.md (``tests/test_settings_docs.py`` checks
+both ways).
 """
 
 import os
@@ -8,6 +13,7 @@ import re
 import secrets
 from pathlib import Path
 
+from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
 PREFIX = "LIBRARIAN_"
@@ -24,6 +30,22 @@ def _raw(name: str) -> str | None:
 
 def _bad(name: str, value: str, expected: str) -> ImproperlyConfigured:
     return ImproperlyConfigured(f"{PREFIX}{name}={value!r} is not valid: expected {expected}.")
+
+
+def setting(name: str):
+    """Return the value of LIBRARIAN_<name> as librarian/settings.py read it (or a test set it).
+
+    Read when called, never at import time.
+    """
+    return getattr(settings, PREFIX + name)
+
+
+def env_secret(name: str) -> str:
+    """Return the variable as given, spaces kept (a password), or "" when unset or blank.
+
+    Read when called (a command that needs it), not kept in Django's settings.
+    """
+    return os.environ.get(PREFIX + name, "") if _raw(name) is not None else ""
 
 
 def env_str(name: str, default: str = "") -> str:

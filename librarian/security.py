@@ -24,6 +24,7 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils.deprecation import MiddlewareMixin
 
+from librarian.config import setting
 from librarian.inputs import UPLOAD_SLACK, megabytes
 from librarian.preauth import PREAUTH_LIMIT, has_credentials, header, signed_in
 
@@ -54,7 +55,7 @@ def body_limit(path: str, signed_in: bool = True) -> int:
     """
     if not signed_in:
         return PREAUTH_LIMIT
-    one_file = settings.LIBRARIAN_MAX_UPLOAD_MB * 1024 * 1024
+    one_file = setting("MAX_UPLOAD_MB") * 1024 * 1024
     if path == reverse("register"):
         return one_file * settings.DATA_UPLOAD_MAX_NUMBER_FILES + UPLOAD_SLACK
     return one_file + UPLOAD_SLACK

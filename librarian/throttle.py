@@ -7,21 +7,22 @@ checked meanwhile, so a guess costs nothing. The answer says so: 429, with
 when to try again.
 """
 
-from django.conf import settings
 from django.contrib.auth.forms import AuthenticationForm
 from django.http import JsonResponse
 from django.shortcuts import render
 
+from librarian.config import setting
+
 
 def lockout_message() -> str:
-    minutes = settings.LIBRARIAN_LOGIN_LOCKOUT_MINUTES
+    minutes = setting("LOGIN_LOCKOUT_MINUTES")
     return (f"Too many failed sign-ins for this account from here. Try again in "
             f"{minutes} minute{'s' if minutes != 1 else ''}, or ask an administrator.")
 
 
 def lockout(request, original_response=None, credentials=None):
     """Return the answer to a sign-in attempt while it is locked out (AXES_LOCKOUT_CALLABLE)."""
-    retry_after = str(settings.LIBRARIAN_LOGIN_LOCKOUT_MINUTES * 60)
+    retry_after = str(setting("LOGIN_LOCKOUT_MINUTES") * 60)
     if request.path.startswith("/api/"):
         response = JsonResponse({"code": "locked_out", "detail": lockout_message()}, status=429)
     else:

@@ -6,19 +6,23 @@ Usage::
 
     model = llm.load()            # None when no model is configured or available
     if model is not None:
-        for chunk in model.create_chat_completion(messages=[...], stream=True,
-                                                  max_tokens=300):
-            text = chunk["choices"][0]["delta"].get("content", "")
-        # or, bounded, with a JSON schema:
+        # the whole answer, here in JSON matching a schema (None: plain text):
         reply = llm.ask(model, messages, schema, max_tokens=160, timeout=60)
         answer = llm.parse_json(reply.text)
+        # or piece by piece as it is written, for a reader watching:
+        for piece in llm.stream(model, messages, max_tokens=300, timeout=60, temperature=0.2):
+            ...
+
+Both go through one call (``runtime._chunks``) with its time limit, its
+errors and its clean-up. (``retrieval.synthesis`` still streams from
+``Model.create_chat_completion`` itself; issue 35 moves it onto ``stream``.)
 
 ``load()`` reads the ``LIBRARIAN_LLM_*`` settings, loads the model once per
 process and returns the same object on every later call (or None, logging once
 why). Calls are serialised by a lock: a streaming call holds it until its
 iterator is exhausted or closed, so close a stream you abandon. The default
 model is the embedded Qwen2.5-Coder-1.5B-Instruct (see ``llm.embedded``).
-``ask`` raises ``LlmTimeout`` / ``LlmError``; ``Budget`` counts a book's calls,
+``ask`` and ``stream`` raise ``LlmTimeout`` / ``LlmError``; ``Budget`` counts a book's calls,
 tokens, time and consecutive failures against the configured limits.
 Text taken from books is untrusted data: callers delimit it and never let it
 act as instructions.
@@ -37,9 +41,10 @@ from llm.runtime import (
     model_path,
     on_gpu,
     parse_json,
+    stream,
 )
 
 __all__ = [
     "Budget", "LlmConfig", "LlmError", "LlmTimeout", "Model", "ModelUnavailable", "Reply",
-    "ask", "load", "model_path", "parse_json",
+    "ask", "load", "model_path", "on_gpu", "parse_json", "stream",
 ]

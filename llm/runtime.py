@@ -6,10 +6,12 @@ import logging
 import os
 import threading
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from librarian.config import setting
 from llm import embedded
 
 logger = logging.getLogger(__name__)
@@ -35,19 +37,17 @@ class LlmConfig:
 
     @classmethod
     def from_settings(cls) -> "LlmConfig":
-        from django.conf import settings
-
         return cls(
-            model=settings.LIBRARIAN_LLM_MODEL,
-            data_dir=Path(settings.LIBRARIAN_DATA_DIR),
-            threads=settings.LIBRARIAN_LLM_THREADS,
-            gpu_layers=settings.LIBRARIAN_LLM_GPU_LAYERS,
-            context=settings.LIBRARIAN_LLM_CONTEXT,
-            max_calls=settings.LIBRARIAN_LLM_MAX_CALLS,
-            max_tokens=settings.LIBRARIAN_LLM_MAX_TOKENS,
-            book_seconds=settings.LIBRARIAN_LLM_BOOK_SECONDS,
-            call_seconds=settings.LIBRARIAN_LLM_CALL_SECONDS,
-            max_failures=settings.LIBRARIAN_LLM_MAX_FAILURES,
+            model=setting("LLM_MODEL"),
+            data_dir=Path(setting("DATA_DIR")),
+            threads=setting("LLM_THREADS"),
+            gpu_layers=setting("LLM_GPU_LAYERS"),
+            context=setting("LLM_CONTEXT"),
+            max_calls=setting("LLM_MAX_CALLS"),
+            max_tokens=setting("LLM_MAX_TOKENS"),
+            book_seconds=setting("LLM_BOOK_SECONDS"),
+            call_seconds=setting("LLM_CALL_SECONDS"),
+            max_failures=setting("LLM_MAX_FAILURES"),
         )
 
     @property
@@ -194,13 +194,11 @@ def _load(config: LlmConfig) -> Model | None:
 def on_gpu() -> bool:
     """Return True if the model runs on a GPU: llama.cpp can offload and
     LIBRARIAN_LLM_GPU_LAYERS does not keep every layer on the CPU."""
-    from django.conf import settings
-
     try:
         import llama_cpp
     except ImportError:
         return False
-    return bool(llama_cpp.llama_supports_gpu_offload()) and settings.LIBRARIAN_LLM_GPU_LAYERS != 0
+    return bool(llama_cpp.llama_supports_gpu_offload()) and setting("LLM_GPU_LAYERS") != 0
 
 
 def ask(model, messages: list[dict], schema: dict | None, *, max_tokens: int,
@@ -215,33 +213,60 @@ def ask(model, messages: list[dict], schema: dict | None, *, max_tokens: int,
     """
     started = time.monotonic()
     prompt_tokens = model.count_tokens(messages)
-    parts, answer_tokens, finish = [], 0, None
+    parts, finish = [], None
+    for delta, finish_reason in _chunks(model, messages, schema, max_tokens=max_tokens,
+                                        temperature=0.0, deadline=started + timeout,
+                                        timeout=timeout, wait=wait):
+        finish = finish_reason or finish
+        if delta:
+            parts.append(delta)
+    return Reply("".join(parts), prompt_tokens, len(parts), time.monotonic() - started,
+                 cut=finish == "length")
+
+
+def stream(model, messages: list[dict], schema: dict | None = None, *, max_tokens: int,
+           timeout: float, temperature: float = 0.0, wait: float | None = None) -> Iterator[str]:
+    """Yield the model's answer to messages piece by piece as it writes them (JSON matching
+    schema, None: plain text).
+
+    Raises, as ``ask`` does, LlmTimeout once the answer runs past timeout seconds
+    (after the piece that ran past it) or another caller holds the model longer
+    than wait seconds, and LlmError when the model fails. The model is free
+    again once the answer ends, fails, or the caller closes the iterator.
+    """
+    deadline = time.monotonic() + timeout
+    for delta, _ in _chunks(model, messages, schema, max_tokens=max_tokens,
+                            temperature=temperature, deadline=deadline, timeout=timeout,
+                            wait=wait):
+        if delta:
+            yield delta
+
+
+def _chunks(model, messages, schema, *, max_tokens, temperature, deadline, timeout,
+            wait) -> Iterator[tuple[str, str | None]]:
+    """Yield (text, finish reason) for each chunk of the model's streamed answer: the one
+    call every caller goes through, with its time limit, its errors and its clean-up."""
     options = {} if wait is None else {"wait": wait}
     if schema is not None:
         options["response_format"] = {"type": "json_object", "schema": schema}
     try:
-        stream = model.create_chat_completion(
-            messages=messages, stream=True, temperature=0.0, max_tokens=max_tokens, **options)
+        chunks = model.create_chat_completion(messages=messages, stream=True,
+                                              temperature=temperature, max_tokens=max_tokens,
+                                              **options)
         try:
-            for chunk in stream:
+            for chunk in chunks:
                 choice = chunk["choices"][0]
-                delta = choice.get("delta", {}).get("content") or ""
-                finish = choice.get("finish_reason") or finish
-                if delta:
-                    parts.append(delta)
-                    answer_tokens += 1
-                if time.monotonic() - started > timeout:
+                yield choice.get("delta", {}).get("content") or "", choice.get("finish_reason")
+                if time.monotonic() > deadline:
                     raise LlmTimeout(f"no complete answer within {timeout:.0f} s")
         finally:
-            close = getattr(stream, "close", None)
+            close = getattr(chunks, "close", None)
             if close:
                 close()
     except LlmError:
         raise
     except (ValueError, RuntimeError, KeyError, IndexError) as error:
         raise LlmError(f"the model failed: {error}") from error
-    return Reply("".join(parts), prompt_tokens, answer_tokens, time.monotonic() - started,
-                 cut=finish == "length")
 
 
 def parse_json(text: str) -> dict:

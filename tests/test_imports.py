@@ -7,11 +7,24 @@ cycle, so no two packages import each other. The pure core of the contents
 parser (``indexing.toc``) counts as a package of its own that imports no app;
 the URL and API roots of ``librarian`` gather every app's views and routers,
 so they may import any of them.
+
+The same reading measures the rest of the structure (``python
+tests/test_imports.py`` prints every figure): no two files import each other,
+however far round; no function over 60 lines; and, for the answering side
+(issue 35), one table of question kinds, one home for the Japanese character
+ranges, a result's fields declared once, no module in ``retrieval/`` over 350
+lines, settings read through ``librarian/config.py``. Those not reached yet are
+expected failures that turn into passes once they hold.
 """
 
 import ast
+import re
+import sys
 from collections import defaultdict
+from functools import cache
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("librarian", "llm", "books", "indexing", "retrieval", "chat", "bench")
@@ -21,7 +34,7 @@ AGGREGATORS = {"librarian.urls", "librarian.api"}
 ALLOWED = {
     "librarian": set(),
     CORE: set(),
-    "llm": set(),
+    "llm": {"librarian"},
     "books": {"librarian", CORE},
     "retrieval": {"librarian", CORE, "books", "llm"},
     "indexing": {"librarian", CORE, "books", "llm", "retrieval"},
@@ -29,6 +42,12 @@ ALLOWED = {
     "bench": {"librarian", CORE, "books", "llm", "retrieval", "indexing"},
 }
 """Which packages each package may import (besides itself and third-party code)."""
+
+MAX_FUNCTION_LINES = 60
+MAX_RETRIEVAL_MODULE_LINES = 350
+ANSWERING = ("retrieval", "chat")
+"""The answering side, which issue 35 reshapes: its figures are expected to fail until then."""
+LEAD = "issue 35: the answering side (retrieval/, chat/) is being reshaped"
 
 
 def package_of(module: str) -> str | None:
@@ -44,6 +63,11 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+@cache
+def tree(path: Path) -> ast.Module:
+    return ast.parse(path.read_text(encoding="utf-8"), str(path))
+
+
 def imported(path: Path) -> list[tuple[str, int]]:
     """Return (module, line) for every import in the file at path, relative ones resolved.
 
@@ -53,7 +77,7 @@ def imported(path: Path) -> list[tuple[str, int]]:
     name = module_name(path)
     here = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
     found = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+    for node in ast.walk(tree(path)):
         if isinstance(node, ast.Import):
             found += [(alias.name, node.lineno) for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -74,6 +98,10 @@ def modules() -> list[Path]:
                   if "migrations" not in path.parts)
 
 
+def in_folder(path: Path, folders: tuple[str, ...]) -> bool:
+    return path.relative_to(ROOT).parts[0] in folders
+
+
 def edges() -> dict[tuple[str, str], list[str]]:
     """Return {(from package, to package): ["module:line imports target", …]} across packages."""
     found = defaultdict(list)
@@ -87,6 +115,195 @@ def edges() -> dict[tuple[str, str], list[str]]:
             if there and there != here:
                 found[(here, there)].append(f"{source}:{line} imports {target}")
     return found
+
+
+# Measures. Each returns what breaks its rule, as "module:line what" strings; [] when it holds.
+
+def file_cycles() -> list[str]:
+    """Return each circle of files that import each other (directly or round several files)."""
+    graph = {module_name(path): {target for target, _ in imported(path)
+                                 if package_of(target) and target != module_name(path)}
+             for path in modules()}
+    return [" ⇄ ".join(sorted(group)) for group in _circles(graph)]
+
+
+def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Return the strongly connected groups of more than one node (Tarjan's algorithm)."""
+    order, low, stack, on_stack, groups = {}, {}, [], set(), []
+
+    def visit(node):
+        order[node] = low[node] = len(order)
+        stack.append(node)
+        on_stack.add(node)
+        for other in graph.get(node, ()):
+            if other not in order:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in on_stack:
+                low[node] = min(low[node], order[other])
+        if low[node] == order[node]:
+            group = []
+            while not group or group[-1] != node:
+                group.append(stack.pop())
+                on_stack.discard(group[-1])
+            if len(group) > 1:
+                groups.append(group)
+
+    for node in sorted(graph):
+        if node not in order:
+            visit(node)
+    return groups
+
+
+def two_way_packages() -> list[str]:
+    """Return the package pairs that import each other (the contents core a package of its own)."""
+    found = edges()
+    return [f"{a} ⇄ {b}: {found[(a, b)][0]}; {found[(b, a)][0]}"
+            for a, b in sorted(found) if (b, a) in found and a < b]
+
+
+def two_way_folders() -> list[str]:
+    """Return the top-level folders that import each other, the contents core counted where it
+    lies (in indexing/)."""
+    found = defaultdict(list)
+    for (a, b), where in edges().items():
+        a, b = a.split(".")[0], b.split(".")[0]
+        if a != b:
+            found[(a, b)] += where
+    return [f"{a} ⇄ {b}: {found[(a, b)][0]}; {found[(b, a)][0]}"
+            for a, b in sorted(found) if (b, a) in found and a < b]
+
+
+def functions() -> list[tuple[Path, ast.FunctionDef | ast.AsyncFunctionDef]]:
+    return [(path, node) for path in modules() for node in ast.walk(tree(path))
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)]
+
+
+def long_functions(limit: int = MAX_FUNCTION_LINES) -> list[str]:
+    """Return the functions longer than limit lines, docstring and nested functions included."""
+    return [f"{module_name(path)}:{node.lineno} {node.name} ({length} lines)"
+            for path, node in functions()
+            if (length := node.end_lineno - node.lineno + 1) > limit]
+
+
+def long_modules(folder: str = "retrieval", limit: int = MAX_RETRIEVAL_MODULE_LINES) -> list[str]:
+    """Return the modules of folder longer than limit lines."""
+    return [f"{module_name(path)} ({length} lines)" for path in modules()
+            if in_folder(path, (folder,))
+            and (length := len(path.read_text(encoding="utf-8").splitlines())) > limit]
+
+
+def imports_inside_functions() -> list[str]:
+    """Return the imports written inside functions (hidden from a reader of the module's top)."""
+    return [f"{module_name(path)}:{inner.lineno} in {node.name}"
+            for path, node in functions() for inner in ast.walk(node)
+            if isinstance(inner, ast.Import | ast.ImportFrom)]
+
+
+def modules_named_like_packages() -> list[str]:
+    """Return the modules that share their name with one of the project's packages (a template
+    tag library aside: templates load it by that name, {% load chat %}, and no import does)."""
+    return [module_name(path) for path in modules()
+            if path.stem in PACKAGES and path.parent != ROOT / path.stem
+            and path.parent.name != "templatetags"]
+
+
+KINDS = {"lookup", "compare", "aggregate", "range", "which_book", "navigate"}
+KIND_NAMES = {"LOOKUP", "COMPARE", "AGGREGATE", "RANGE", "WHICH_BOOK", "NAVIGATE"}
+
+
+def kind_tests(folders: tuple[str, ...] = ANSWERING) -> list[str]:
+    """Return the places that test a question's kind (== LOOKUP, in (RANGE, …), == "compare")
+    instead of choosing from one table keyed by kind."""
+
+    def is_kind(node) -> bool:
+        if isinstance(node, ast.Tuple | ast.List | ast.Set):
+            return any(is_kind(item) for item in node.elts)
+        return (isinstance(node, ast.Name) and node.id in KIND_NAMES
+                or isinstance(node, ast.Attribute) and node.attr in KIND_NAMES
+                or isinstance(node, ast.Constant) and node.value in KINDS)
+
+    return [f"{module_name(path)}:{node.lineno}" for path in modules() if in_folder(path, folders)
+            for node in ast.walk(tree(path))
+            if isinstance(node, ast.Compare) and any(is_kind(side)
+                                                     for side in [node.left, *node.comparators])]
+
+
+JAPANESE_ESCAPE = re.compile(
+    r"\\u(?:30[4-9a-f][0-9a-f]|3[4-9a-f][0-9a-f]{2}|[4-9][0-9a-f]{3}"  # kana, CJK
+    r"|f[9a][0-9a-f]{2}|ff[6-9][0-9a-f])",  # compatibility kanji, half-width katakana
+    re.IGNORECASE)
+"""A code point of kana or kanji written as an escape: how a character range is spelled."""
+
+
+def japanese_ranges() -> list[str]:
+    """Return the modules, the contents core aside, that spell out Japanese character ranges."""
+    return [module_name(path) for path in modules()
+            if package_of(module_name(path)) != CORE
+            and JAPANESE_ESCAPE.search(path.read_text(encoding="utf-8"))]
+
+
+RESULT_FIELDS = {"book_id", "book_title", "breadcrumb", "heading_id", "page_start", "page_end",
+                 "printed_start", "printed_end", "excerpt", "quote", "quote_page"}
+
+
+def result_field_lists() -> list[str]:
+    """Return the places that list a result's fields by name (a class, a tuple of names, a dict
+    literal): at least four of them, the book's title and the breadcrumb among them."""
+
+    def names(node) -> set[str]:
+        if isinstance(node, ast.ClassDef):
+            return {item.target.id for item in node.body
+                    if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)}
+        items = (node.keys if isinstance(node, ast.Dict)
+                 else node.elts if isinstance(node, ast.Tuple | ast.List | ast.Set) else [])
+        return {item.value for item in items
+                if isinstance(item, ast.Constant) and isinstance(item.value, str)}
+
+    return [f"{module_name(path)}:{node.lineno}" for path in modules()
+            for node in ast.walk(tree(path))
+            if len(found := names(node) & RESULT_FIELDS) >= 4
+            and {"book_title", "breadcrumb"} <= found]
+
+
+DIRECT_SETTING = re.compile(r"\bsettings\.LIBRARIAN_\w+|getattr\(\s*settings\b"
+                            r"|\b(?:environ\.get|getenv)\(\s*[\"']LIBRARIAN_"
+                            r"|\benviron\[\s*[\"']LIBRARIAN_")
+"""A LIBRARIAN_* setting read from Django's settings or the environment, not through
+librarian.config (setting a variable for a child process is no read)."""
+SETTINGS_HOMES = {"librarian.settings", "librarian.config"}
+
+
+def settings_read_directly(folders: tuple[str, ...] = PACKAGES) -> list[str]:
+    """Return "module:line" for each LIBRARIAN_* setting read around librarian.config."""
+    found = []
+    for path in modules():
+        if module_name(path) in SETTINGS_HOMES or not in_folder(path, folders):
+            continue
+        text = path.read_text(encoding="utf-8")
+        found += [f"{module_name(path)}:{text.count(chr(10), 0, match.start()) + 1}"
+                  for match in DIRECT_SETTING.finditer(text)]
+    return found
+
+
+def outside_answering() -> tuple[str, ...]:
+    return tuple(package for package in PACKAGES if package not in ANSWERING)
+
+
+MEASURES = [
+    ("import circles between files", file_cycles, 0),
+    ("packages importing each other (indexing/toc its own)", two_way_packages, 0),
+    ("top-level folders importing each other (indexing/toc in indexing/)", two_way_folders, 0),
+    (f"functions over {MAX_FUNCTION_LINES} lines", long_functions, 0),
+    (f"retrieval/ modules over {MAX_RETRIEVAL_MODULE_LINES} lines", long_modules, 0),
+    ("tests of a question's kind (one table instead)", kind_tests, 0),
+    ("modules spelling Japanese ranges (one language check)", japanese_ranges, 1),
+    ("places listing a result's fields", result_field_lists, 1),
+    ("LIBRARIAN_* settings read around librarian.config", settings_read_directly, 0),
+    ("imports inside functions", imports_inside_functions, None),
+    ("modules named like a package", modules_named_like_packages, 0),
+]
+"""(what is counted, the measure, the most it should be; None: only reported)."""
 
 
 def test_the_allowed_table_has_no_cycle():
@@ -114,10 +331,79 @@ def test_every_import_between_packages_is_allowed():
 
 
 def test_no_two_packages_import_each_other():
-    found = set(edges())
-    two_way = sorted((a, b) for a, b in found if (b, a) in found and a < b)
-    assert two_way == []
+    assert two_way_packages() == []
 
 
 def test_the_contents_core_imports_no_app():
     assert [where for (source, _), where in edges().items() if source == CORE] == []
+
+
+def test_no_two_files_import_each_other():
+    assert file_cycles() == []
+
+
+def test_the_circle_finder_finds_a_circle_round_three_files():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert [sorted(group) for group in _circles(graph)] == [["a", "b", "c"]]
+
+
+def test_no_function_is_over_sixty_lines():
+    assert long_functions() == []
+
+
+def test_settings_are_read_through_the_config_outside_the_answering_side():
+    assert settings_read_directly(outside_answering()) == []
+
+
+@pytest.mark.xfail(reason="indexing/toc would leave indexing/ (a rename best made once the open "
+                          "branches are merged), and indexing imports retrieval.store until "
+                          "retrieval has a build API (issue 35)", strict=False)
+def test_no_two_top_level_folders_import_each_other():
+    assert two_way_folders() == []
+
+
+@pytest.mark.xfail(reason=LEAD, strict=False)
+def test_no_retrieval_module_is_over_350_lines():
+    assert long_modules() == []
+
+
+@pytest.mark.xfail(reason=LEAD, strict=False)
+def test_the_question_kinds_are_dispatched_from_one_table():
+    assert kind_tests() == []
+
+
+@pytest.mark.xfail(reason=LEAD, strict=False)
+def test_japanese_is_told_in_one_place():
+    assert len(japanese_ranges()) <= 1, japanese_ranges()
+
+
+@pytest.mark.xfail(reason=LEAD, strict=False)
+def test_a_result_s_fields_are_declared_once():
+    assert len(result_field_lists()) <= 1, result_field_lists()
+
+
+@pytest.mark.xfail(reason=LEAD, strict=False)
+def test_the_answering_side_reads_settings_through_the_config():
+    assert settings_read_directly(ANSWERING) == []
+
+
+@pytest.mark.xfail(reason=LEAD + " (retrieval/books.py)", strict=False)
+def test_no_module_is_named_like_a_package():
+    assert modules_named_like_packages() == []
+
+
+def main() -> int:
+    """Print every measure with what it finds; return 1 if one holds more than its limit."""
+    over = 0
+    for what, measure, limit in MEASURES:
+        found = measure()
+        mark = "" if limit is None else " ok" if len(found) <= limit else f" (want ≤ {limit})"
+        over += limit is not None and len(found) > limit
+        print(f"{len(found):4d}  {what}{mark}")
+        for item in found:
+            print(f"        {item}")
+    return 1 if over else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

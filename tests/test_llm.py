@@ -126,6 +126,79 @@ def test_a_streaming_call_holds_the_lock_until_closed():
     assert not model.lock.locked()
 
 
+class Writer:
+    """A llama that writes the given pieces, the clock moving a second with each."""
+
+    def __init__(self, pieces, clock, finish="stop"):
+        self.pieces, self.clock, self.finish, self.asked = pieces, clock, finish, []
+
+    def create_chat_completion(self, **kwargs):
+        self.asked.append(kwargs)
+        for number, piece in enumerate(self.pieces, 1):
+            self.clock[0] += 1.0
+            last = number == len(self.pieces)
+            yield {"choices": [{"delta": {"content": piece},
+                                "finish_reason": self.finish if last else None}]}
+
+    def tokenize(self, text, **kwargs):
+        return text.split()
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    now = [0.0]
+    monkeypatch.setattr("llm.runtime.time.monotonic", lambda: now[0])
+    return now
+
+
+def test_it_streams_the_answer_and_frees_the_model(clock):
+    llama = Writer(["Read ", "", "chapter 2", "."], clock)
+    model = llm.Model(llama, path=None)
+    assert list(llm.stream(model, [{"role": "user", "content": "q"}], max_tokens=9, timeout=60,
+                           temperature=0.2)) == ["Read ", "chapter 2", "."]
+    assert llama.asked[0]["temperature"] == 0.2 and "response_format" not in llama.asked[0]
+    assert not model.lock.locked()
+
+
+def test_a_stream_stops_after_the_piece_that_runs_late(clock):
+    model = llm.Model(Writer(["a", "b", "c", "d"], clock), path=None)
+    shown = []
+    with pytest.raises(llm.LlmTimeout):
+        for piece in llm.stream(model, [], max_tokens=9, timeout=2.5):
+            shown.append(piece)
+    assert shown == ["a", "b", "c"] and not model.lock.locked()
+
+
+def test_a_stream_closed_early_frees_the_model(clock):
+    model = llm.Model(Writer(["a", "b", "c"], clock), path=None)
+    pieces = llm.stream(model, [], max_tokens=9, timeout=60)
+    next(pieces)
+    assert model.lock.locked()
+    pieces.close()
+    assert not model.lock.locked()
+
+
+def test_ask_counts_the_answer_and_says_when_it_was_cut(clock):
+    llama = Writer(['{"a": ', "", "1}"], clock, finish="length")
+    reply = llm.ask(llm.Model(llama, path=None), [{"role": "user", "content": "two words"}],
+                    {"type": "object"}, max_tokens=3, timeout=60)
+    assert (reply.text, reply.prompt_tokens, reply.answer_tokens, reply.cut) == (
+        '{"a": 1}', 2, 2, True)
+    assert llama.asked[0]["response_format"]["schema"] == {"type": "object"}
+    with pytest.raises(llm.LlmTimeout, match="within 2 s"):
+        llm.ask(llm.Model(Writer(["a", "b", "c"], clock), path=None), [], None,
+                max_tokens=3, timeout=2)
+
+
+def test_a_failing_model_is_an_llm_error(clock):
+    class Broken:
+        def create_chat_completion(self, **kwargs):
+            raise RuntimeError("out of memory")
+
+    with pytest.raises(llm.LlmError, match="the model failed: out of memory"):
+        list(llm.stream(llm.Model(Broken(), path=None), [], max_tokens=3, timeout=5))
+
+
 @pytest.mark.slow
 def test_a_real_small_model_answers_in_the_schema(tmp_path):
     """Loads gemma-3-270m (a base model) through llama-cpp: the grammar path, not judgement."""

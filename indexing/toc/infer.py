@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from statistics import median
 
 from indexing.toc.headlines import TALL, Candidate, candidates
-from indexing.toc.model import Entry
+from indexing.toc.model import Entry, with_ends
 from indexing.toc.numbers import parse_page
 
 MAX_LEVEL = 3
@@ -49,8 +49,6 @@ def infer(pages: list[dict], body, page_count: int) -> list[Entry]:
         for p in sorted(placed, key=lambda p: (p.candidate.page, p.candidate.index))
         if p.level <= MAX_LEVEL
     ]
-    from indexing.toc.recover import with_ends
-
     return with_ends(entries, page_count)
 
 

@@ -55,3 +55,18 @@ class TocResult:
     anomalies: list[Anomaly] = field(default_factory=list)
     inferred: bool = False  # no usable contents: the headings were inferred from the body
     spreads: bool = False  # scanned as two-page spreads: each half was read as a book page
+
+
+def with_ends(entries: list[Entry], page_count: int) -> list[Entry]:
+    """Return the entries with page_end: the page before the next entry at the same or higher level."""
+    done = []
+    for index, entry in enumerate(entries):
+        end = None
+        if entry.page is not None:
+            following = next((e for e in entries[index + 1:] if e.level <= entry.level), None)
+            if following is None:
+                end = page_count
+            elif following.page is not None:
+                end = max(entry.page, following.page - 1)
+        done.append(Entry(**{**entry.__dict__, "page_end": end}))
+    return done

@@ -6,7 +6,7 @@ from indexing.toc.folios import Mapping, fit
 from indexing.toc.ground import NEAR, Body, Placement, ground
 from indexing.toc.infer import infer
 from indexing.toc.levels import levels
-from indexing.toc.model import Anomaly, Entry, PageRecord, TocResult
+from indexing.toc.model import Anomaly, Entry, PageRecord, TocResult, with_ends
 from indexing.toc.numbers import label
 from indexing.toc.parse import Raw, parse_pages
 from indexing.toc.repair import bounds, order_key, plausible_repair, suspects
@@ -132,18 +132,3 @@ def _status(placement: Placement | None, guess, sure, placements, index):
         if before <= guess <= after:
             return "offset", guess, None, 0.6
     return "unresolved", None, None, 0.0
-
-
-def with_ends(entries: list[Entry], page_count: int) -> list[Entry]:
-    """Return the entries with page_end: the page before the next entry at the same or higher level."""
-    done = []
-    for index, entry in enumerate(entries):
-        end = None
-        if entry.page is not None:
-            following = next((e for e in entries[index + 1:] if e.level <= entry.level), None)
-            if following is None:
-                end = page_count
-            elif following.page is not None:
-                end = max(entry.page, following.page - 1)
-        done.append(Entry(**{**entry.__dict__, "page_end": end}))
-    return done

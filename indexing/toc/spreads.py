@@ -12,7 +12,7 @@ A vertical (縦書き) book opens from the right, so its right half comes first.
 from dataclasses import dataclass, replace
 
 from indexing.toc.layout import is_vertical
-from indexing.toc.model import Anomaly, PageRecord, TocResult
+from indexing.toc.model import Anomaly, PageRecord, TocResult, with_ends
 
 MIN_SHARE = 0.3  # share of the pages with text that must be spreads
 DASH = "–"
@@ -66,7 +66,6 @@ def _shifted(line: dict, x0: float) -> dict:
 
 def to_physical(result: TocResult, halves: list[Half], page_count: int) -> TocResult:
     """Return result, found on the book pages, on the PDF's pages."""
-    from indexing.toc.recover import with_ends
 
     def physical(number):
         return halves[number - 1].physical if number else number

@@ -23,7 +23,7 @@ from indexing.contract import StageContext
 from indexing.ocr.engines import get_engine
 from indexing.stages.index import load_pages
 
-CHILD = "LIBRARIAN_BENCH_CHILD"
+CHILD = "BOOKBENCH_CHILD"
 
 
 class Command(BaseCommand):

@@ -2,11 +2,11 @@
 
 from pathlib import Path
 
-from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from indexing.contract import StageContext
 from indexing.ocr import quantize
+from librarian.config import setting
 
 
 class Command(BaseCommand):
@@ -31,4 +31,4 @@ class Command(BaseCommand):
         except quantize.QuantizeUnavailable as error:
             raise CommandError(f"The int8 OCR models cannot be made: {error}.") from error
         self.stdout.write(f"OCR models: {paths['det'].parent} (int8, "
-                          f"recipe {quantize.RECIPE}; data dir {settings.LIBRARIAN_DATA_DIR})")
+                          f"recipe {quantize.RECIPE}; data dir {setting('DATA_DIR')})")

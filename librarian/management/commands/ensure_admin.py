@@ -1,12 +1,12 @@
 import os
 import secrets
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand
 
 from librarian.auth import LIBRARIANS_GROUP
+from librarian.config import env_secret, env_str, setting
 
 
 class Command(BaseCommand):
@@ -19,12 +19,12 @@ class Command(BaseCommand):
         users = get_user_model()
         if users.objects.filter(is_superuser=True).exists():
             return
-        username = os.environ.get("LIBRARIAN_ADMIN_USER", "admin").strip() or "admin"
-        password = os.environ.get("LIBRARIAN_ADMIN_PASSWORD", "")
+        username = env_str("ADMIN_USER", "admin")
+        password = env_secret("ADMIN_PASSWORD")
         where = "from LIBRARIAN_ADMIN_PASSWORD"
         if not password:
             password = secrets.token_urlsafe(12)
-            path = settings.LIBRARIAN_DATA_DIR / "admin-password.txt"
+            path = setting("DATA_DIR") / "admin-password.txt"
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
             with os.fdopen(fd, "w") as handle:
                 handle.write(password + "\n")
