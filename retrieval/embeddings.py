@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
-from django.conf import settings
 from threadpoolctl import threadpool_limits
 
 from books.text import is_japanese
+from librarian.config import setting
 from librarian.inputs import clean_text
 
 MULTILINGUAL, ENGLISH = "multilingual", "english"
@@ -44,7 +44,7 @@ class Encoder:
         """Return one L2-normalised float32 row per text (a 0×0 array for no texts)."""
         if not texts:
             return np.zeros((0, 0), dtype=np.float32)
-        threads = settings.LIBRARIAN_EMBEDDING_THREADS
+        threads = setting("EMBEDDING_THREADS")
         model = _load(self.name, threads)
         # BLAS threads beyond the cores free are worse than one: on two busy cores a
         # question's vector took 0.55 s with two threads and 0.04 s with one.
@@ -57,8 +57,8 @@ class Encoder:
 
 def encoders() -> list[Encoder]:
     """Return the configured encoders, the multilingual one first."""
-    chosen = [Encoder(MULTILINGUAL, settings.LIBRARIAN_EMBEDDINGS)]
-    english = settings.LIBRARIAN_ENGLISH_EMBEDDINGS
+    chosen = [Encoder(MULTILINGUAL, setting("EMBEDDINGS"))]
+    english = setting("ENGLISH_EMBEDDINGS")
     if english != "none":
         chosen.append(Encoder(ENGLISH, english))
     return chosen

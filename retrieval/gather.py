@@ -1,4 +1,4 @@
-"""Gather: the places that answer, one function per kind of question, chosen from KINDS.
+"""Gather: the places that answer, one function per kind of question (``kinds.KINDS``).
 
 The second step of ``retrieval.pipeline``. Each gatherer takes the question
 read (``retrieval.reading.Reading``), a limit and the places to leave out,
@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from retrieval import followups, narrowing, query, scope, units
 from retrieval.parts import PART_CHOICES, assigned
-from retrieval.query import AGGREGATE, COMPARE, LOOKUP, NAVIGATE, RANGE, WHICH_BOOK
+from retrieval.query import NAVIGATE, RANGE
 from retrieval.rank import Question, pool
 
 OTHER_BOOK_CARDS = 2
@@ -48,20 +48,6 @@ class Gathered:
     note: str = ""
     type: str | None = None
     """The kind of answer, where gathering changed it (a follow-up's chapter is a range)."""
-
-
-@dataclass(frozen=True)
-class Kind:
-    """How one kind of question is answered."""
-
-    gather: Callable
-    """(reading, limit, exclude, recommend) → Gathered."""
-    recommends: bool
-    """Whether the books to read first are named (not for a unit, a list or a step)."""
-    asks_book: bool = False
-    """The question asks which book: a book is recommended even where one alone covers it."""
-    may_be_weak: bool = False
-    """Whether the answer may say that no book answers (``present.WEAK``)."""
 
 
 def lookup(reading, limit, exclude, _recommend=None) -> Gathered:
@@ -100,8 +86,7 @@ def which_book(reading, limit, exclude, recommend_books) -> Gathered:
 def several(reading, limit, exclude, _recommend=None) -> Gathered:
     """Return the best place for each part (or each named book), then the rest."""
     plan, out = reading.plan, Gathered()
-    parts = [part for part in (plan.parts if plan.type == COMPARE else [])
-             if reading.about_something(part)]
+    parts = [part for part in plan.parts if reading.about_something(part)]
     if len(parts) == 1:
         whole = reading.question(parts[0])
     elif not parts:  # the parts only name books: look for what the question says first
@@ -207,26 +192,15 @@ def in_chapter(reading, context, whole: bool, limit) -> Gathered:
     return out
 
 
-KINDS = {
-    LOOKUP: Kind(lookup, recommends=True, may_be_weak=True),
-    WHICH_BOOK: Kind(which_book, recommends=True, asks_book=True, may_be_weak=True),
-    COMPARE: Kind(several, recommends=True),
-    RANGE: Kind(ranges, recommends=False),
-    AGGREGATE: Kind(aggregate, recommends=False),
-    NAVIGATE: Kind(navigate, recommends=False),
-}
-"""The one table of kinds: how each kind of question is gathered and presented."""
-
-
-def gatherer(reading) -> Callable:
-    """Return the gathering function for the question read: its kind's, or several places
-    where it asks the same of each of two books it names ("in beamer and in memoir"), or
-    the places inside the scope it names."""
+def gatherer(reading, kind) -> Callable:
+    """Return the gathering function for the question read: its kind's (a row of
+    ``kinds.KINDS``), or several places where it asks the same of each of two books it names
+    ("in beamer and in memoir"), or the places inside the scope it names."""
     if reading.scope is not None:
         return within_scope
     if reading.plan.each and len(reading.strong) >= 2:
         return several
-    return KINDS[reading.plan.type].gather
+    return kind.gather
 
 
 def _ranked(reading, question, limit, exclude, out, book_ids=None, part=None) -> list[Found]:

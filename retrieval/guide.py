@@ -7,7 +7,7 @@ page, with its page), and the alternatives; each place cites its card as
 headings and text, or from the templates below.
 """
 
-from retrieval.query import COMPARE, RANGE
+from retrieval import kinds
 
 OTHER_PLACES = 2
 HOW = {  # how much of a recommended book is about the question, by its unit (``recommend``)
@@ -33,10 +33,10 @@ def compose(answer) -> str:
         lines.extend(_pick(pick, ja, numbers, first=False) for pick in picks[1:3])
         lines.append("")
     for place in answer.places:
-        lines.extend(_place(place, ja, numbers, answer.type))
+        lines.extend(_place(place, ja, numbers, kinds.of(answer.type).places == "parts"))
     shown = {where(place) for place in answer.places}
     others = [r for r in answer.results if where(r) not in shown][:OTHER_PLACES]
-    if others and answer.type not in (COMPARE, RANGE):
+    if others and kinds.of(answer.type).names_others:
         lines.append(("ほかの候補：" if ja else "Also: ")
                      + ("、" if ja else "; ").join(_short(r, ja, numbers) for r in others))
     return "\n".join(lines).strip()
@@ -61,16 +61,16 @@ def _pick(pick, ja: bool, numbers: dict, first: bool) -> str:
     return f"{label} {pick.book_title} ({size} pages) — {how}: {crumb}, {pages(where, False)}{cite}"
 
 
-def _place(place, ja: bool, numbers: dict, kind: str) -> list[str]:
+def _place(place, ja: bool, numbers: dict, by_part: bool) -> list[str]:
     crumb = " > ".join(place.breadcrumb)
     cite = _cite(place, numbers)
     if ja:
         head = f"『{place.book_title}』{crumb}（{pages(place, True)}）{cite}"
-        if place.part and kind == COMPARE:
+        if place.part and by_part:
             head = f"「{place.part}」→ {head}"
     else:
         head = f"{crumb} in {place.book_title}, {pages(place, False)}{cite}"
-        if place.part and kind == COMPARE:
+        if place.part and by_part:
             head = f"“{place.part}”: {head}"
     out = [head]
     if place.unit and place.subsections:

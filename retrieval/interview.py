@@ -8,8 +8,7 @@ and never asks where the question names its place (a book, a scope, a
 quoted sentence) or narrows a previous answer. The cards still follow it.
 """
 
-from retrieval import guide, naming
-from retrieval.query import LOOKUP
+from retrieval import guide, kinds, naming
 from retrieval.results import Clarification, Option
 
 CLOSE = 0.8
@@ -26,7 +25,7 @@ NONE_OF_THESE = {"en": "None of these", "ja": "どれでもない"}
 
 def clarification(answer, reading, gathered, follow_up: bool) -> Clarification | None:
     """Return the one question to ask about answer, or None where the evidence is clear."""
-    if answer.type != LOOKUP or follow_up or reading.scope is not None or answer.weak:
+    if not kinds.of(answer.type).one_place or follow_up or reading.scope is not None or answer.weak:
         return None
     named = any(weight >= naming.EXPLICIT for weight in reading.named.values())
     if named or (gathered.asked is not None and gathered.asked.quoted):

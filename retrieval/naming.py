@@ -16,6 +16,7 @@ import math
 from functools import lru_cache
 from pathlib import PurePath
 
+from books.text import is_kanji
 from retrieval import analysis
 
 GENERIC = frozenset(analysis.terms(
@@ -61,7 +62,7 @@ def _naming_terms(text: str) -> frozenset[str]:
 def _naming(term: str) -> bool:
     """Return True for a term that could name a book: not generic, more than one letter
     (a kanji is a word of its own)."""
-    return term not in GENERIC and (len(term) > 1 or "\u4e00" <= term <= "\u9fff")
+    return term not in GENERIC and (len(term) > 1 or is_kanji(term))
 
 
 def named(question: str, refs: list[str], books: dict[int, set[str]]) -> dict[int, float]:

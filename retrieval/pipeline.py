@@ -19,8 +19,9 @@ from dataclasses import replace
 
 import llm
 from books.text import language_of
-from retrieval import followups, gather, interview, present, query, scope, suggest, synthesis
-from retrieval.query import COMPARE, LOOKUP
+from retrieval import (followups, gather, interview, kinds, present, query, scope, suggest,
+                       synthesis)
+from retrieval.query import COMPARE
 from retrieval.reading import Reading, visible_books
 from retrieval.results import Answer, Refined, Result, Thinking, Written
 from retrieval.shelf import Shelf
@@ -47,7 +48,7 @@ def iter_results(question, *, user=None, book_ids=None, context=None, limit=10, 
     if suggested is None:
         suggested = suggest.when() == suggest.BEFORE
     reading = Reading(plan, shelf, resolved.question, suggested, scope.read(resolved.question))
-    kind = gather.KINDS[reading.plan.type]
+    kind = kinds.of(reading.plan.type)
     picks = {}
     gathered = _gathered(reading, kind, resolved, context, limit, answer.language, picks)
     results = []
@@ -92,7 +93,7 @@ def _gathered(reading, kind, resolved, context, limit, language, picks) -> gathe
         picks["made"] = present.books_to_read(kind, reading, gathered, language)
         return picks["made"] or None
 
-    return gather.gatherer(reading)(reading, limit, exclude, recommend_books)
+    return gather.gatherer(reading, kind)(reading, limit, exclude, recommend_books)
 
 
 def ask(question, *, user=None, book_ids=None, context=None, limit=10, suggested=None) -> Answer:
@@ -113,7 +114,7 @@ def refine(question, shown, *, user=None, book_ids=None, context=None) -> Refine
     if suggest.when() != suggest.AFTER or not shown:
         return None
     again = ask(question, user=user, book_ids=book_ids, context=context, limit=1, suggested=True)
-    if again.type != LOOKUP or not again.suggested or not again.results:
+    if not kinds.of(again.type).one_place or not again.suggested or not again.results:
         return None
     first = again.results[0]
     if first.where == tuple(shown[0]):
@@ -140,7 +141,7 @@ def respond(question, *, user=None, book_ids=None, context=None, limit=10,
         else:
             answer = item
     yield answer
-    if answer.results and answer.type == LOOKUP and refining(streaming):
+    if answer.results and kinds.of(answer.type).one_place and refining(streaming):
         yield Thinking("refine")
         yield refine(question, answer.shown(), **asked)
     if answer.results and synthesize and synthesis.enabled():

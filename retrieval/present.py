@@ -10,9 +10,8 @@ from dataclasses import replace
 from django.db.models import Q
 
 from books.models import Page
-from retrieval import embeddings, guide, lexical, quotes, recommend, units
+from retrieval import embeddings, guide, kinds, lexical, quotes, recommend, units
 from retrieval.gather import Found
-from retrieval.query import AGGREGATE, COMPARE
 from retrieval.results import Result
 
 QUOTED = 5  # results that get a quoted sentence (the rest keep an excerpt)
@@ -73,14 +72,12 @@ def books_to_read(kind, reading, gathered, language: str) -> list:
 
 
 def places(answer, chosen, shelf) -> tuple[Result, ...]:
-    """Return where the guide says to read: the recommended book's place, each part's, the
-    units listed, or the first card."""
+    """Return where the guide says to read, as the answer's kind says (``Kind.places``): the
+    recommended book's place or the first card, each part's, or the units listed."""
     if not answer.results:
         return ()
-    if answer.recommendation and answer.type not in (COMPARE, AGGREGATE):
-        # The guide says which book to read first: its place is the one to read.
-        return (answer.recommendation[0].where,)
-    if answer.type == COMPARE:
+    how = kinds.of(answer.type).places
+    if how == "parts":
         # Each part's place, then the first place of each other search (the whole question,
         # each book it names) as it came.
         part_places = _part_places(answer, chosen, shelf)
@@ -90,8 +87,11 @@ def places(answer, chosen, shelf) -> tuple[Result, ...]:
             if result.where not in shown:
                 first.setdefault(result.part or result.book_id, result)
         return tuple(first.values())[:4]
-    if answer.type == AGGREGATE:
+    if how == "listed":
         return answer.results[:3]
+    if answer.recommendation:
+        # The guide says which book to read first: its place is the one to read.
+        return (answer.recommendation[0].where,)
     return answer.results[:1]
 
 

@@ -40,7 +40,7 @@ an answer: a translation's notice opening every chapter ("この入門書を書�
 EXCERPT_CHARS = 300
 # A sentence ends at a full stop followed by a space and a capital (or an opening quote,
 # bracket, digit), or at a Japanese full stop: not at the dots of "www.debian.org" or "e.g.".
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"“‘'(\[0-9\u3040-\u30ff\u4e00-\u9fff])|(?<=[。！？])")
+_SENTENCE_END = re.compile(rf"(?<=[.!?])\s+(?=[A-Z\"“‘'(\[0-9{CJK}])|(?<=[。！？])")
 
 
 _CJK = re.compile(f"[{CJK}]")

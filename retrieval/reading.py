@@ -6,9 +6,9 @@ its kind; it changes nothing but its cache of the model's index terms.
 """
 
 from books.models import Book
-from retrieval import analysis, lexical, names, query, suggest
+from retrieval import analysis, kinds, lexical, names, query, suggest
 from retrieval import naming as named_books
-from retrieval.query import AGGREGATE, LOOKUP, RANGE
+from retrieval.query import LOOKUP
 from retrieval.rank import Question
 from retrieval.scope import Scope
 
@@ -96,7 +96,7 @@ class Reading:
 def _answers_inside(plan, scope, reading) -> bool:
     """Return True if the question asks something to be found inside the scope it names
     (not "what is on page 5", which lists it, nor which book, nor a comparison)."""
-    return (scope is not None and plan.type in (LOOKUP, RANGE, AGGREGATE)
+    return (scope is not None and kinds.of(plan.type).scoped
             and reading.about_something(scope.rest))
 
 

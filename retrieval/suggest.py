@@ -24,7 +24,7 @@ import logging
 import re
 from functools import lru_cache
 
-from django.conf import settings
+from librarian.config import setting
 
 logger = logging.getLogger(__name__)
 
@@ -50,8 +50,8 @@ def when() -> str:
     may offer a better place after them) or OFF, from LIBRARIAN_QUERY_TERMS."""
     import llm
 
-    choice = settings.LIBRARIAN_QUERY_TERMS
-    if choice == "off" or settings.LIBRARIAN_LLM_MODEL == "none":
+    choice = setting("QUERY_TERMS")
+    if choice == "off" or setting("LLM_MODEL") == "none":
         return OFF
     if choice == "auto":
         return BEFORE if llm.on_gpu() else AFTER
@@ -79,7 +79,7 @@ def terms(question: str) -> list[str]:
     if not enabled() or not question.strip() or llm.load() is None:
         return []
     try:
-        return list(_suggested(question.strip(), settings.LIBRARIAN_QUERY_TERMS_SECONDS))
+        return list(_suggested(question.strip(), setting("QUERY_TERMS_SECONDS")))
     except llm.LlmTimeout as late:  # late, or a book's verification holds the model
         logger.info("The model suggested no terms: %s", late)
     except llm.LlmError:

@@ -22,9 +22,9 @@ import threading
 import time
 from collections.abc import Iterator
 
-from django.conf import settings
 
 from books.text import CJK, language_of
+from librarian.config import setting
 from retrieval.results import Written
 
 logger = logging.getLogger(__name__)
@@ -73,8 +73,8 @@ printed in a book."""
 
 def enabled() -> bool:
     """Return True if chat asks the model for a short answer (LIBRARIAN_ANSWER_MODEL)."""
-    choice = settings.LIBRARIAN_ANSWER_MODEL
-    if choice == "off" or settings.LIBRARIAN_LLM_MODEL == "none":
+    choice = setting("ANSWER_MODEL")
+    if choice == "off" or setting("LLM_MODEL") == "none":
         return False
     if choice == "on":
         return True
@@ -228,8 +228,8 @@ def stream_synthesis(question: str, results, *, model=None, status=None) -> Iter
     model = model if model is not None else load_model()
     if model is None:
         return
-    deadline = time.monotonic() + settings.LIBRARIAN_ANSWER_SECONDS
-    if not _generating.acquire(timeout=settings.LIBRARIAN_ANSWER_SECONDS):
+    deadline = time.monotonic() + setting("ANSWER_SECONDS")
+    if not _generating.acquire(timeout=setting("ANSWER_SECONDS")):
         logger.warning("The model stayed busy with another answer; answering with the guide alone")
         status["reason"] = "late"
         return
@@ -246,7 +246,7 @@ def _generate(model, question, results, deadline, status) -> Iterator[str]:
     citations = CitationFilter(len(results))
     chunks = model.create_chat_completion(
         messages=build_messages(question, results),
-        max_tokens=settings.LIBRARIAN_ANSWER_MAX_TOKENS,
+        max_tokens=setting("ANSWER_MAX_TOKENS"),
         temperature=0.2,
         stream=True,
     )

@@ -367,12 +367,10 @@ def test_no_retrieval_module_is_over_350_lines():
     assert long_modules() == []
 
 
-@pytest.mark.xfail(reason=LEAD, strict=False)
 def test_the_question_kinds_are_dispatched_from_one_table():
     assert kind_tests() == []
 
 
-@pytest.mark.xfail(reason=LEAD, strict=False)
 def test_japanese_is_told_in_one_place():
     assert len(japanese_ranges()) <= 1, japanese_ranges()
 
@@ -387,7 +385,6 @@ def test_the_answering_side_reads_settings_through_the_config():
     assert settings_read_directly(ANSWERING) == []
 
 
-@pytest.mark.xfail(reason=LEAD + " (retrieval/books.py)", strict=False)
 def test_no_module_is_named_like_a_package():
     assert modules_named_like_packages() == []
 
