@@ -102,6 +102,10 @@ def score(question: dict, results, answer, ids: dict[str, int]) -> dict:
     if kind == "lookup":
         hits = [matches(r, wants[0], book) for r in results[:5]]
         row.update(hit1=bool(hits and hits[0]), hit5=any(hits))
+        row.update(_interview(answer, wants[0], book, bool(hits and hits[0])))
+        if question.get("scope"):
+            row["scope_kind"] = question["scope"]["kind"]
+            row["scope_at1"] = bool(results) and _is_scope(results[0], question["scope"], book)
     elif kind == "range":
         top = results[0] if results else None
         row["jaccard"] = round(jaccard(top, wants[0]), 3) if top and top.book_id == book else 0.0
@@ -118,6 +122,28 @@ def score(question: dict, results, answer, ids: dict[str, int]) -> dict:
     row["top"] = [f"{r.book_id}:{' > '.join(r.breadcrumb[-2:])} ({r.page_start}-{r.page_end})"
                   for r in results[:5]]
     return row
+
+
+def _interview(answer, want: dict, book: int, hit1: bool) -> dict:
+    """Return whether the librarian asked which place is meant, whether the wanted place was
+    an option, and whether it was found in the first exchange (the first card where it did
+    not ask, an option where it did)."""
+    clarify = answer.clarify if answer else None
+    if clarify is None:
+        return {"asked": False, "first_exchange": hit1}
+    offered = any(matches(option.place, want, book) for option in clarify.options)
+    return {"asked": True, "in_options": offered, "first_exchange": offered}
+
+
+def _is_scope(result, scope: dict, book: int) -> bool:
+    """Return True if result is the scope the question named, not a place inside it."""
+    if result.book_id != book:
+        return False
+    if scope["title"]:
+        return same_title(result.breadcrumb[-1], scope["title"])
+    return scope["pages"] is not None and result.page_start <= scope["pages"][0] \
+        and result.page_end >= scope["pages"][1] and (result.page_start, result.page_end) != \
+        tuple(scope["pages"])
 
 
 def run(questions: list[dict], ids: dict[str, int]) -> dict:
@@ -201,11 +227,33 @@ def report(figures: dict) -> str:
         lines.append(f"  after the cards, the model's terms put another place first in "
                      f"{len(offered)} lookups: the wanted one in {right} ({fixed} where card [1] "
                      "had missed it)")
+    lines.extend(_interview_lines(rows))
     misses = [r for r in rows if not r.get("hit1")]
     lines.append(f"  missed at 1 ({len(misses)}):")
     for row in misses:
         lines.append(f"    {row['qid']} {row['kind']}/{row['lang']}: " + " | ".join(row["top"][:3]))
     return "\n".join(lines)
+
+
+def _interview_lines(rows) -> list[str]:
+    """Return the reference interview's figures over the lookups, and the scopes'."""
+    lookups = [r for r in rows if r["kind"] == "lookup"]
+    if not lookups:
+        return []
+    asked = [r for r in lookups if r["asked"]]
+    quiet = [r for r in lookups if not r["asked"]]
+    lines = [f"  interview: asked in {len(asked)}/{len(lookups)} lookups "
+             f"({100 * len(asked) / len(lookups):.0f}%); found in the first exchange "
+             f"{_share(lookups, 'first_exchange')}; the wanted place an option when asked "
+             f"{_share(asked, 'in_options')}; card [1] wrong when not asked "
+             f"{sum(not r['hit1'] for r in quiet)}/{len(quiet)}"]
+    scoped = [r for r in lookups if r.get("scope_kind")]
+    for kind in sorted({r["scope_kind"] for r in scoped}):
+        members = [r for r in scoped if r["scope_kind"] == kind]
+        lines.append(f"  scope {kind:8} hit@1 {_share(members, 'hit1')}, hit@5 "
+                     f"{_share(members, 'hit5')}, the scope itself first "
+                     f"{_share(members, 'scope_at1')}")
+    return lines
 
 
 def bench(truth_dir: Path, find_book, write, path: Path | None = None) -> dict:
