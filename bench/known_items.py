@@ -18,7 +18,8 @@ import time
 import unicodedata
 from pathlib import Path
 
-from retrieval import iter_results, store
+from retrieval import iter_results
+from retrieval.index import files, writer
 from retrieval.results import Result
 
 _NUMBERING = re.compile(
@@ -109,9 +110,9 @@ def bench(ids, truth_dir: Path, find_book, write) -> dict:
             write(f"{book_id}: no {'book' if book is None else 'questions'}; skipped")
             continue
         books.append(book)
-        if not (store.book_dir(book.pk) / "sections.json").exists():
+        if not (files.book_dir(book.pk) / "sections.json").exists():
             started = time.perf_counter()
-            store.build(book)
+            writer.build(book)
             built[book_id] = round(time.perf_counter() - started, 1)
         pairs.extend((book.pk, question) for question in load_questions(path))
     figures = {**run(pairs), "books": len(books), "index_seconds": built}

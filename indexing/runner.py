@@ -24,7 +24,7 @@ from indexing.contract import Stage, StageCancelled, StageContext, StageError
 from indexing.models import StageRun
 from indexing.stages import STAGES
 from librarian.config import setting
-from retrieval import store
+from retrieval.index import writer
 
 logger = logging.getLogger(__name__)
 Status = StageRun.Status
@@ -80,7 +80,7 @@ def requeue_outdated() -> int:
     many. Workers call it as they start, so an upgrade that cuts sections differently
     reaches the books already on the shelf (a rebuild embeds only the passages that
     changed)."""
-    book_ids = store.outdated()
+    book_ids = writer.outdated()
     if not book_ids:
         return 0
     return StageRun.objects.filter(book_id__in=book_ids, stage="embed",
@@ -302,7 +302,7 @@ def execute(run: StageRun, worker: str, ctx: StageContext | None = None) -> str:
 def _forget_if_deleted(run: StageRun) -> None:
     """Remove what a stage wrote to disk for a book deleted while it ran."""
     if not Book.objects.filter(pk=run.book_id).exists():
-        store.remove(run.book_id)
+        writer.remove(run.book_id)
         remove_files(run.book_id, run.book.sha256)
 
 

@@ -173,7 +173,7 @@ def page_windows(pages: dict[int, list[str]], numbers, start_key=0, size=PAGE_WI
 
 def shown_text(chunk: Chunk, furniture: dict[int, list[str]]) -> str:
     """Return chunk's text with its pages' furniture (page → running heads, feet and folios
-    as they stand in the text, ``retrieval.store.margins``) blanked: spaces, so that every
+    as they stand in the text, ``retrieval.index.cut.margins``) blanked: spaces, so that every
     offset into the text still holds. Furniture opens or closes a page's text: the same
     words or number elsewhere on the page are its own."""
     text = chunk.text

@@ -275,7 +275,7 @@ def _unnamed(question, shelf, pairs, words) -> np.ndarray:
 
 def _english_share(english, multi) -> np.ndarray:
     """Return the English encoder's share of each section; a section it cannot read (too
-    few passages without Japanese, ``store.BookIndex.read``: cosine 0) takes the
+    few passages without Japanese, ``index.book.BookIndex.read``: cosine 0) takes the
     multilingual encoder's share instead."""
     unread = english == 0
     if multi is None or not unread.any():

@@ -2,7 +2,9 @@
 
 import numpy as np
 
-from retrieval import lexical, store
+from retrieval import lexical
+from retrieval.index import files, reader
+from retrieval.index import book as memory
 
 NARROW_BOOKS = 50
 """Up to this many books, a narrowed search reads their vectors itself instead of the
@@ -20,9 +22,9 @@ class Shelf:
         self.narrowed = narrowed
         self._indexes = {}
 
-    def index(self, book_id: int) -> store.BookIndex:
+    def index(self, book_id: int) -> memory.BookIndex:
         if book_id not in self._indexes:
-            self._indexes[book_id] = store.get(self.books[book_id])
+            self._indexes[book_id] = reader.get(self.books[book_id])
         return self._indexes[book_id]
 
     def chunk(self, book_id: int, key: int):
@@ -68,12 +70,12 @@ class Shelf:
         wanted = set(book_ids)
         if self.narrowed and len(wanted) <= NARROW_BOOKS:
             return self._nearest_in(role, vector, k, book_ids)
-        shelf = store.shelf_vectors(role)
+        shelf = files.shelf_vectors(role)
         found, books = [], set()
         for book_id, row, _ in shelf.search(vector, k if not self.narrowed else 8 * k):
             if book_id not in wanted or (book_id not in books and len(books) >= POOL_BOOKS):
                 continue  # a question reads at most POOL_BOOKS books' files
-            keys = store.row_keys(book_id, role)
+            keys = files.row_keys(book_id, role)
             if keys is not None and row < len(keys):
                 books.add(book_id)
                 found.append((book_id, int(keys[row])))

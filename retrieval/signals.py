@@ -10,7 +10,8 @@ from django.dispatch import receiver
 from books.models import Book
 from books.signals import headings_changed
 from librarian.signals import serving
-from retrieval import store, suggest
+from retrieval import suggest
+from retrieval.index import reader, served, writer
 
 logger = logging.getLogger(__name__)
 
@@ -18,13 +19,13 @@ logger = logging.getLogger(__name__)
 @receiver(headings_changed)
 def forget_loaded_index(sender, book, **kwargs):
     """Drop book's loaded index once the change is committed (the pipeline rebuilds it)."""
-    transaction.on_commit(lambda: store.invalidate(book.pk))
+    transaction.on_commit(lambda: reader.invalidate(book.pk))
 
 
 @receiver(post_delete, sender=Book)
 def remove_index(sender, instance, **kwargs):
     book_id = instance.pk  # Django sets pk to None once the row is gone
-    transaction.on_commit(lambda: store.remove(book_id))
+    transaction.on_commit(lambda: writer.remove(book_id))
 
 
 @receiver(serving)
@@ -36,7 +37,7 @@ def warm_ahead(sender, **kwargs) -> str:
 
 def _warm() -> None:
     try:
-        count = store.warm()
+        count = served.warm()
         logger.info("Ready to answer questions on %d book(s)", count)
         if suggest.warm():
             logger.info("The local model is loaded to suggest index terms")

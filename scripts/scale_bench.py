@@ -78,7 +78,7 @@ def grow(to: int, fts: bool, small: bool) -> int:
 
     from books.models import Book, Page
     from books.search import FTS_TABLE
-    from retrieval import store
+    from retrieval.index import files
 
     originals = list(Book.objects.exclude(title__contains=" (copy ")
                      .order_by("page_count" if small else "pk"))
@@ -105,7 +105,7 @@ def grow(to: int, fts: bool, small: bool) -> int:
                                    "FROM books_page p JOIN books_page o ON o.book_id = %s "
                                    f"AND o.number = p.number JOIN {FTS_TABLE} f ON f.rowid = o.id "
                                    "WHERE p.book_id = %s", [original.pk, copy.pk])
-            _link_dir(store.book_dir(original.pk), store.book_dir(copy.pk))
+            _link_dir(files.book_dir(original.pk), files.book_dir(copy.pk))
             added.append((copy.pk, original.pk))
             count += 1
     _index(added)
@@ -114,16 +114,17 @@ def grow(to: int, fts: bool, small: bool) -> int:
 
 def _index(added) -> None:
     """Put the copies in the shelf's word and vector indexes and its names, in bulk."""
-    from retrieval import embeddings, lexical, names, store, vectors
+    from retrieval import embeddings, lexical, names, vectors
+    from retrieval.index import cut, files, reader
 
     fields, covers = {}, names.all_names()
     for original in {o for _, o in added}:
-        fields[original] = [store.word_fields(c) for c in store.stored_chunks(original)]
+        fields[original] = [cut.word_fields(c) for c in reader.stored_chunks(original)]
     lexical.get().replace_many({copy: fields[original] for copy, original in added})
     for encoder in embeddings.encoders():
-        rows = {copy: vectors.read_book(store.book_dir(original), encoder.role)[0]
+        rows = {copy: vectors.read_book(files.book_dir(original), encoder.role)[0]
                 for copy, original in added}
-        store.shelf_vectors(encoder.role).replace_many(rows)
+        files.shelf_vectors(encoder.role).replace_many(rows)
     for copy, original in added:
         if covers.get(original):
             names.put(copy, covers[original])
@@ -132,14 +133,15 @@ def _index(added) -> None:
 def rebuild_shelf() -> None:
     """Make the shelf's indexes anew from the books' own files (after start)."""
     from books.models import Book
-    from retrieval import embeddings, lexical, store, vectors
+    from retrieval import embeddings, lexical, vectors
+    from retrieval.index import cut, files, reader
 
     books = list(Book.objects.values_list("pk", flat=True))
-    sections = {pk: [store.word_fields(c) for c in store.stored_chunks(pk)] for pk in books}
+    sections = {pk: [cut.word_fields(c) for c in reader.stored_chunks(pk)] for pk in books}
     lexical.get().replace_many(sections)
     for encoder in embeddings.encoders():
-        store.shelf_vectors(encoder.role).replace_many(
-            {pk: vectors.read_book(store.book_dir(pk), encoder.role)[0] for pk in books})
+        files.shelf_vectors(encoder.role).replace_many(
+            {pk: vectors.read_book(files.book_dir(pk), encoder.role)[0] for pk in books})
 
 
 def questions() -> list[str]:

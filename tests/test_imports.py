@@ -380,7 +380,6 @@ def test_a_result_s_fields_are_declared_once():
     assert len(result_field_lists()) <= 1, result_field_lists()
 
 
-@pytest.mark.xfail(reason=LEAD, strict=False)
 def test_the_answering_side_reads_settings_through_the_config():
     assert settings_read_directly(ANSWERING) == []
 

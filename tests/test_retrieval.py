@@ -17,7 +17,8 @@ from books.models import Book, Heading, Page
 from books.signals import headings_changed
 from indexing.models import StageRun
 from indexing.stages import STAGES
-from retrieval import embeddings, store, suggest
+from retrieval import embeddings, suggest
+from retrieval.index import files, reader, served, writer
 from tests.toc.pages import line, page
 
 pytestmark = pytest.mark.django_db
@@ -102,7 +103,7 @@ def make_book(title, pages, headings=(), labels=None, embed=True):
             title=heading_title, page=page, page_end=page_end, line=line, status="exact"))
     search.index_book(book)
     if embed:
-        store.build(book)
+        writer.build(book)
     return book
 
 
@@ -317,7 +318,7 @@ def test_follow_ups_narrow_and_step_through_the_book(shelf):
 def test_a_rebuilt_index_follows_a_moved_heading(sailing):
     assert retrieval.ask("triangular sail").results[0].page_start == 3
     Heading.objects.filter(book=sailing, title="1.2 Jib").update(page=2, line=4)
-    store.build(sailing)
+    writer.build(sailing)
     assert retrieval.ask("triangular sail").results[0].page_start == 2
 
 
@@ -472,12 +473,12 @@ def test_the_model_splits_a_comparison_the_rules_cannot(shelf, monkeypatch):
 
 def test_warming_loads_every_recent_books_index(shelf):
     for book in shelf:
-        store.invalidate(book.pk)
-    vectors = [store.shelf_vectors(encoder.role) for encoder in embeddings.encoders()]
+        reader.invalidate(book.pk)
+    vectors = [files.shelf_vectors(encoder.role) for encoder in embeddings.encoders()]
     for index in vectors:  # as in a process that has not read them yet
         index._index = index._stamp = None
-    assert store.warm() == len(shelf)
-    assert all(any(key[1] == book.pk for key in store._loaded) for book in shelf)
+    assert served.warm() == len(shelf)
+    assert all(any(key[1] == book.pk for key in reader._loaded) for book in shelf)
     # The shelf's vector indexes are read too: the first question does not wait for them.
     assert all(index._index is not None for index in vectors)
 
@@ -489,7 +490,7 @@ def test_a_served_process_loads_the_model_ahead_only_to_suggest_terms(settings, 
 
     loads = []
     monkeypatch.setattr(llm, "load", lambda: loads.append(1) or object())
-    monkeypatch.setattr(store, "warm", lambda: 0)
+    monkeypatch.setattr(served, "warm", lambda: 0)
     settings.LIBRARIAN_QUERY_TERMS = "off"
     signals._warm()
     assert loads == [] and not suggest.warm()
@@ -502,7 +503,7 @@ def test_headings_changed_while_the_index_is_built_are_not_missed(sailing, monke
     from indexing.stages.embed import EmbedStage
 
     builds = []
-    real_build = store.build
+    real_build = writer.build
 
     def build(book, **kwargs):
         builds.append(book.pk)
@@ -510,7 +511,7 @@ def test_headings_changed_while_the_index_is_built_are_not_missed(sailing, monke
             Heading.objects.filter(book=book, title="1.2 Jib").update(page=2, line=4)
         return real_build(book, **kwargs)
 
-    monkeypatch.setattr(store, "build", build)
+    monkeypatch.setattr(writer, "build", build)
     EmbedStage().run(None, sailing, lambda *args, **kwargs: None)
     assert len(builds) == 2
     assert retrieval.ask("triangular sail").results[0].page_start == 2
@@ -519,8 +520,8 @@ def test_headings_changed_while_the_index_is_built_are_not_missed(sailing, monke
 def test_only_so_many_indexes_are_kept_in_memory(shelf, settings):
     settings.LIBRARIAN_INDEX_CACHE_BOOKS = 1
     for book in shelf:
-        store.get(book)
-    assert [key[1] for key in store._loaded] == [shelf[-1].pk]
+        reader.get(book)
+    assert [key[1] for key in reader._loaded] == [shelf[-1].pk]
     assert retrieval.ask("bowline").results  # evicted books load again when asked
 
 
@@ -530,11 +531,11 @@ def test_a_rebuilt_or_deleted_book_leaves_no_sections_behind(shelf):
 
     sailing = shelf[0]
     before = lexical.get().size()
-    store.build(sailing)
+    writer.build(sailing)
     assert lexical.get().size() == before  # replaced, not added again
     book_id = sailing.pk
     sailing.delete()
-    store.remove(book_id)
+    writer.remove(book_id)
     assert book_id not in lexical.get().book_ids()
     assert all(r.book_id != book_id for r in retrieval.ask("bowline").results)
 
@@ -575,17 +576,17 @@ def test_an_index_cut_by_older_rules_is_served_and_queued_again(sailing):
 
     runner.create_runs(sailing)
     StageRun.objects.filter(book=sailing).update(status=StageRun.Status.DONE)
-    path = store.book_dir(sailing.pk) / "sections.json"
+    path = files.book_dir(sailing.pk) / "sections.json"
     payload = json.loads(path.read_text())
-    path.write_text(json.dumps({**payload, "chunking": store.CHUNKING - 1}))
-    store.invalidate(sailing.pk)
+    path.write_text(json.dumps({**payload, "chunking": files.CHUNKING - 1}))
+    reader.invalidate(sailing.pk)
 
     assert first(retrieval.ask("How do I tie a bowline?")) == ("Sailing Handbook", "2.1 Bowline")
     assert runner.requeue_outdated() == 1
     embed = StageRun.objects.get(book=sailing, stage="embed")
     assert embed.status == StageRun.Status.PENDING and "newer rules" in embed.message
-    store.build(sailing)
-    assert store.outdated() == [] and runner.requeue_outdated() == 0
+    writer.build(sailing)
+    assert writer.outdated() == [] and runner.requeue_outdated() == 0
 
 
 def test_a_question_is_taken_for_a_pasted_sentence_only_when_four_word_pairs_stand_in_it(db):
@@ -624,8 +625,8 @@ def test_a_pages_running_heads_stay_searchable_but_are_never_quoted(db):
         Heading.objects.create(book=book, position=position, level=1, title=title, page=number,
                                line=1, status="exact")
     search.index_book(book)
-    store.build(book)
-    index = store.get(book)
+    writer.build(book)
+    index = reader.get(book)
     assert index.furniture[3] == ["THE SAILING HANDBOOK", "3"]
     assert "that 2 THE SAILING HANDBOOK never slips" in index.full(0).text  # search reads it
     result = retrieval.ask("bowline fixed loop that never slips").results[0]

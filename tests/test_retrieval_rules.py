@@ -524,14 +524,15 @@ def test_a_book_named_outright_counts_more_than_one_hinted_at():
 
 def test_the_english_encoder_reads_a_section_only_where_most_of_it_is_english():
     # Section 0: Japanese, quoting one English error message; section 1: English.
-    from retrieval import embeddings, store
+    from retrieval import embeddings
+    from retrieval.index import book as memory
 
     chunks = [Chunk(key=k, title=f"{k}", breadcrumb=[f"{k}"], page_start=1, page_end=1, text="")
               for k in range(2)]
     vector = np.array([1.0, 0.0], dtype=np.float32)
     rows = {embeddings.MULTILINGUAL: (np.tile(vector, (6, 1)), np.array([0, 0, 0, 0, 1, 1])),
             embeddings.ENGLISH: (np.tile(vector, (3, 1)), np.array([0, 1, 1]))}
-    index = store.BookIndex(1, chunks, rows=rows)
+    index = memory.BookIndex(1, chunks, rows=rows)
     assert list(index.cosines(embeddings.ENGLISH, vector, [0, 1])) == [0.0, 1.0]
     assert list(index.vector_scores(embeddings.ENGLISH, vector)) == [0.0, 1.0]
     assert list(index.cosines(embeddings.MULTILINGUAL, vector, [0, 1])) == [1.0, 1.0]

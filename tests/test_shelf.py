@@ -100,7 +100,7 @@ def test_a_confirmation_comes_first_and_says_what_goes(alice_client, boats):
 
 def test_deleting_a_book_leaves_nothing_a_reader_could_reach(alice, alice_client, bob_client,
                                                              boats, fune, django_capture_on_commit_callbacks):
-    from retrieval import store
+    from retrieval.index import files
 
     heading = Heading.objects.create(book=boats, position=99, level=1, title="9 Tides",
                                      status=Heading.Status.UNRESOLVED)
@@ -108,7 +108,7 @@ def test_deleting_a_book_leaves_nothing_a_reader_could_reach(alice, alice_client
     answer = _answer_citing(alice, boats, fune)
     images = data_dir() / "cache" / "pages" / boats.sha256
     assert "A Short Guide to Boats" in alice_client.get(reverse("review")).content.decode()
-    assert images.is_dir() and store.book_dir(boats.pk).is_dir() and blob_path(boats.sha256).exists()
+    assert images.is_dir() and files.book_dir(boats.pk).is_dir() and blob_path(boats.sha256).exists()
     with django_capture_on_commit_callbacks(execute=True):
         response = alice_client.post(reverse("book-delete", args=[boats.pk]))
     assert response.status_code == 302 and response["Location"] == reverse("shelf")
@@ -120,7 +120,7 @@ def test_deleting_a_book_leaves_nothing_a_reader_could_reach(alice, alice_client
     assert not StageRun.objects.filter(book_id=boats.pk).exists()
     assert not ReviewFlag.objects.exists()
     assert search.search("mainsail") == []
-    assert not images.exists() and not store.book_dir(boats.pk).exists()
+    assert not images.exists() and not files.book_dir(boats.pk).exists()
     assert not blob_path(boats.sha256).exists()
     assert blob_path(fune.sha256).exists()  # the other book keeps its file
     answer.refresh_from_db()
@@ -147,7 +147,7 @@ def _answer_citing(user, cited, other) -> Message:
 def test_deleting_stops_a_running_stage_and_its_leftovers_are_removed(boats, tmp_path,
                                                                        django_capture_on_commit_callbacks):
     """A worker mid-stage loses its claim: it writes nothing more and cleans up after itself."""
-    from retrieval import store
+    from retrieval.index import files
 
     run = boats.stage_runs.get(stage="embed")
     run.status = StageRun.Status.PENDING
@@ -156,10 +156,10 @@ def test_deleting_stops_a_running_stage_and_its_leftovers_are_removed(boats, tmp
     sha256 = boats.sha256
     with django_capture_on_commit_callbacks(execute=True):
         delete_book(Book.objects.get(pk=boats.pk))
-    assert store.book_dir(claimed.book_id).exists() is False
+    assert files.book_dir(claimed.book_id).exists() is False
     # The worker still runs the stage it claimed; what it writes must not outlive it.
     assert runner.execute(claimed, "w1") == "cancelled"
-    assert not store.book_dir(claimed.book_id).exists()
+    assert not files.book_dir(claimed.book_id).exists()
     assert not (data_dir() / "cache" / "pages" / sha256).exists()
 
 

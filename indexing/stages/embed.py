@@ -1,12 +1,12 @@
 """Stage embed: cut the book into section chunks and index them for questions.
 
 The chunks, their vectors (faiss) and term weights are written under the data
-directory by ``retrieval.store``; questions read them from there. A rebuild
+directory by ``retrieval.index.writer``; questions read them from there. A rebuild
 (after a reviewer changes headings) reuses the vectors of unchanged text.
 """
 
 from indexing.contract import Stage
-from retrieval import store
+from retrieval.index import writer
 
 
 class EmbedStage(Stage):
@@ -21,8 +21,7 @@ class EmbedStage(Stage):
         # headings it was built from are still the book's.
         for _ in range(REBUILDS):
             seen = headings_state(book)
-            summary = store.build(book, progress=progress)
-            store.invalidate(book.pk)
+            summary = writer.build(book, progress=progress)
             if headings_state(book) == seen:
                 break
         return summary

@@ -1,0 +1,105 @@
+"""A book's question index on disk: where it lives, the rules it was cut by, its texts.
+
+A book's index lives in ``<data dir>/retrieval/<book id>/``: ``sections.json``
+(its sections: title, breadcrumb, pages, text; the models its vectors were
+made with and a hash of each passage, so a rebuild embeds only what changed),
+``texts.txt`` / ``texts.npy`` (the sections' texts) and, per sentence-embedding
+model, ``<role>.npy`` / ``<role>.keys.npy`` (``retrieval.vectors``). The JSON is
+written last, atomically; its mtime tells a process that its loaded copy is stale.
+"""
+
+import os
+import re
+import threading
+from collections import OrderedDict
+from pathlib import Path
+
+import numpy as np
+
+from books.models import Book
+from books.storage import data_dir
+from retrieval import vectors
+
+VERSION = 3
+CHUNKING = 9
+"""The rules sections are cut and their words read by (``retrieval.chunks``,
+``retrieval.analysis``). An index cut by older rules is still read, and ``outdated`` names
+it so that workers rebuild it (2: a chapter titled "Contents lists" or "Index Expressions"
+is body text, not the book's own list; 3: a TeX command such as "\\include" is a word of
+its own; 4: Japanese after a word in Latin script is read after that word, 「Debian 向け」;
+5: the sentences repeated in many sections are kept, never to be quoted; 6: so are each
+page's running heads and folios, ``margins``; 7: a section inside a chapter titled like a
+bibliography or change log is one only when its text lists years or versions,
+``chunks.is_back_matter``; 8: so are a software's "New features" and "Differences between
+versions", and a copyright notice as a chapter of its own; 9: a rare word written from
+two common ones, "linewidth", also gives those two words, ``analysis``)."""
+_CHUNKING = re.compile(r'"chunking": (\d+)')
+STALE_FILES = ("sections.faiss", "flat.faiss", "flat.json")
+STALE_FILES = ("sections.faiss", "flat.faiss", "flat.json")
+_lock = threading.Lock()
+
+
+def book_dir(book_id: int) -> Path:
+    return data_dir() / "retrieval" / str(book_id)
+
+
+def write_texts(folder: Path, texts: list[str]) -> None:
+    """Store the sections' texts apart from the rest: texts.txt (UTF-8, one after another)
+    and texts.npy (where each begins and ends), so a book loads without them."""
+    encoded = [text.encode() for text in texts]
+    offsets = np.cumsum([0] + [len(data) for data in encoded]).astype(np.int64)
+    (folder / "texts.txt.tmp").write_bytes(b"".join(encoded))
+    with open(folder / "texts.npy.tmp", "wb") as handle:
+        np.save(handle, offsets)
+    os.replace(folder / "texts.txt.tmp", folder / "texts.txt")
+    os.replace(folder / "texts.npy.tmp", folder / "texts.npy")
+
+
+def shelf_vectors(role: str) -> vectors.ShelfVectors:
+    def book_rows(book_id):  # memory-mapped: only the rows used are read
+        stored = vectors.read_book(book_dir(book_id), role)
+        return None if stored is None else stored[0]
+
+    return vectors.shelf(role, book_rows)
+
+
+_row_keys: OrderedDict = OrderedDict()
+
+
+def row_keys(book_id: int, role: str):
+    """Return the section key of each of a book's rows for one model (its small keys file,
+    not the whole index), or None; kept for the 10,000 books asked about last."""
+    path = vectors.book_files(book_dir(book_id), role)[1]
+    try:
+        stamp = path.stat().st_mtime_ns
+    except OSError:
+        return None
+    key = (str(path), stamp)
+    with _lock:
+        if key in _row_keys:
+            _row_keys.move_to_end(key)
+            return _row_keys[key]
+    keys = np.load(path)
+    with _lock:
+        _row_keys[key] = keys
+        while len(_row_keys) > 10_000:
+            _row_keys.popitem(last=False)
+    return keys
+
+
+def outdated() -> list[int]:
+    """Return the ids of the books whose stored index was cut by older rules (CHUNKING).
+
+    The index file begins with its version and rules, so its first bytes tell: a large
+    shelf's files are not read whole as workers start."""
+    found = []
+    for book_id in Book.objects.values_list("pk", flat=True).iterator():
+        try:
+            with open(book_dir(book_id) / "sections.json", "rb") as handle:
+                head = handle.read(200).decode("utf-8", "replace")
+        except OSError:
+            continue
+        stated = _CHUNKING.search(head)
+        if (int(stated[1]) if stated else 1) < CHUNKING:
+            found.append(book_id)
+    return found

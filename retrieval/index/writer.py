@@ -1,0 +1,114 @@
+"""Building a book's question index, the API the indexing pipeline calls.
+
+Building a book writes its index files (``retrieval.index.files``) and puts its
+sections in the shelf's word index (``retrieval.lexical``) and its vectors in
+the shelf's vector indexes, in place of the old ones; removing takes it out of
+all of them.
+"""
+
+import hashlib
+import json
+import os
+import shutil
+
+import numpy as np
+
+from books.models import Book
+from retrieval import embeddings, lexical, names, quotes, vectors
+from retrieval.chunks import passages
+from retrieval.index.cut import book_chunks, cover_title, margins, page_records, profile, word_fields
+from retrieval.index.files import (CHUNKING, STALE_FILES, VERSION, book_dir, outdated,
+                                   shelf_vectors, write_texts)
+from retrieval.index.reader import invalidate
+
+__all__ = ["build", "outdated", "remove"]
+
+
+def build(book: Book, progress=None) -> str:
+    """Build and store book's index, and put it in the shelf's indexes; return a summary.
+
+    Vectors of passages whose text has not changed since the last build are
+    reused, so a rebuild after a reviewer moves a heading embeds little.
+    """
+    records = page_records(book)
+    chunks = book_chunks(book, records)
+    folder = book_dir(book.pk)
+    folder.mkdir(parents=True, exist_ok=True)
+    for stale in STALE_FILES:  # an index of an earlier form, never read again
+        (folder / stale).unlink(missing_ok=True)
+    texts, owners = [], []
+    for chunk in chunks:
+        for text in passages(chunk):
+            texts.append(text)
+            owners.append(chunk.key)
+    hashes = [hashlib.sha1(text.encode()).hexdigest()[:20] for text in texts]
+    models, chosen_hashes, embedded, made = {}, {}, {}, 0
+    for encoder in embeddings.encoders():
+        chosen = [i for i, text in enumerate(texts) if encoder.applies(text)]
+        digests = [hashes[i] for i in chosen]
+        rows, fresh = _vectors(book.pk, encoder, [texts[i] for i in chosen], digests, progress)
+        vectors.write_book(folder, encoder.role, rows, [owners[i] for i in chosen])
+        models[encoder.role], chosen_hashes[encoder.role] = encoder.name, digests
+        embedded[encoder.role] = rows
+        made += fresh
+    furniture_text = margins(book, records)
+    cover = cover_title(book)
+    about = profile(book, chunks, cover)
+    vector = embeddings.multilingual().encode([about])[0] if about else None
+    write_texts(folder, [chunk.text for chunk in chunks])
+    payload = {"version": VERSION, "chunking": CHUNKING, "book_id": book.pk, "models": models,
+               "hashes": chosen_hashes,
+               "boilerplate": sorted(quotes.boilerplate(chunks, furniture_text)),
+               "furniture": {str(page): texts for page, texts in furniture_text.items()},
+               "profile": {"text": about, "model": embeddings.multilingual().name,
+                           "vector": [round(float(x), 6) for x in vector] if vector is not None else []},
+               "chunks": [{**chunk.as_dict(), "text": ""} for chunk in chunks]}
+    (folder / "sections.json.tmp").write_text(json.dumps(payload, ensure_ascii=False))
+    os.replace(folder / "sections.json.tmp", folder / "sections.json")
+    lexical.get().replace(book.pk, [word_fields(chunk) for chunk in chunks])
+    for role, rows in embedded.items():
+        shelf_vectors(role).replace(book.pk, rows)
+    names.put(book.pk, cover)
+    invalidate(book.pk)
+    return f"{len(chunks)} sections, {len(texts)} passages ({made} embedded anew)"
+
+
+def _vectors(book_id, encoder, texts, hashes, progress):
+    """Return the rows for texts (reusing those stored under the same hash) and how many
+    had to be embedded."""
+    known = _previous(book_id, encoder)
+    missing = [i for i, digest in enumerate(hashes) if digest not in known]
+    for start in range(0, len(missing), 64):
+        batch = missing[start:start + 64]
+        for i, vector in zip(batch, encoder.encode([texts[i] for i in batch])):
+            known[hashes[i]] = vector
+        if progress:
+            progress(start + len(batch), len(missing))
+    if not texts:
+        return np.zeros((0, 1), dtype=np.float32), 0
+    return np.stack([np.asarray(known[digest], dtype=np.float32) for digest in hashes]), len(missing)
+
+
+def _previous(book_id: int, encoder) -> dict:
+    """Return passage hash → vector from the book's last build with the same model."""
+    folder = book_dir(book_id)
+    try:
+        payload = json.loads((folder / "sections.json").read_text())
+    except (OSError, ValueError):
+        return {}
+    stored = vectors.read_book(folder, encoder.role)
+    if payload.get("models", {}).get(encoder.role) != encoder.name or stored is None:
+        return {}
+    hashes = payload.get("hashes", {}).get(encoder.role, [])
+    rows = np.asarray(stored[0], dtype=np.float32)
+    return dict(zip(hashes, rows)) if len(hashes) == len(rows) else {}
+
+
+def remove(book_id: int) -> None:
+    """Take a book out of every index: its own files and its rows in the shelf's."""
+    invalidate(book_id)
+    lexical.get().remove(book_id)
+    names.put(book_id, None)
+    for encoder in embeddings.encoders():
+        shelf_vectors(encoder.role).remove(book_id)
+    shutil.rmtree(book_dir(book_id), ignore_errors=True)
