@@ -362,7 +362,6 @@ def test_no_two_top_level_folders_import_each_other():
     assert two_way_folders() == []
 
 
-@pytest.mark.xfail(reason=LEAD, strict=False)
 def test_no_retrieval_module_is_over_350_lines():
     assert long_modules() == []
 

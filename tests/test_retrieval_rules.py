@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from retrieval import followups, query, quotes
-from retrieval.chunks import (SKIP_TITLES, Chunk, is_back_matter, page_windows, passages, pieces,
-                              section_chunks, shown_text)
+from retrieval.backmatter import SKIP_TITLES, is_back_matter
+from retrieval.chunks import Chunk, page_windows, passages, pieces, section_chunks, shown_text
 
 
 def heading(pk, title, page, line, level=1, parent=None, page_end=None, status="exact"):

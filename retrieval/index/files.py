@@ -30,7 +30,7 @@ its own; 4: Japanese after a word in Latin script is read after that word, 「De
 5: the sentences repeated in many sections are kept, never to be quoted; 6: so are each
 page's running heads and folios, ``margins``; 7: a section inside a chapter titled like a
 bibliography or change log is one only when its text lists years or versions,
-``chunks.is_back_matter``; 8: so are a software's "New features" and "Differences between
+``backmatter.is_back_matter``; 8: so are a software's "New features" and "Differences between
 versions", and a copyright notice as a chapter of its own; 9: a rare word written from
 two common ones, "linewidth", also gives those two words, ``analysis``)."""
 _CHUNKING = re.compile(r'"chunking": (\d+)')
