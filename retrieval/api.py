@@ -1,34 +1,36 @@
 """JSON API of questions: /api/ask (GET for scripts and links, POST for follow-ups)."""
 
+from typing import get_type_hints
+
 from ninja import Field, Query, Router, Schema, Status
-from pydantic import ConfigDict
+from pydantic import ConfigDict, create_model
 
 import retrieval
 from librarian.errors import ErrorOut
 from librarian.inputs import MAX_QUESTION_CHARS, CleanStr, Id, PageNumber
-from retrieval.results import Result, answer_json
+from retrieval.results import PLACE_PATHS, Result, answer_json
 
 router = Router(tags=["questions"])
 MAX_LIMIT = 50
 
 
-class PagesOut(Schema):
-    start: int | str | None
-    end: int | str | None
+def _place_schema() -> type[Schema]:
+    """Return the schema of a place as ``answer_json`` gives it, made from the fields
+    ``retrieval.results.Result`` declares for it (``PLACE_PATHS``)."""
+    types = get_type_hints(Result)
+    top, nested = {}, {}
+    for name, path in PLACE_PATHS.items():
+        *above, last = path.split(".")
+        if above:
+            nested.setdefault(above[0], {})[last] = (types[name], ...)
+        else:
+            top[last] = (types[name], ...)
+    for group, members in nested.items():
+        top[group] = (create_model(f"{group.title()}PagesOut", __base__=Schema, **members), ...)
+    return create_model("PlaceOut", __base__=Schema, **top)
 
 
-class PlaceOut(Schema):
-    book_id: int
-    book_title: str
-    breadcrumb: list[str]
-    unit: str | None
-    part: str | None = None
-    physical: PagesOut
-    printed: PagesOut
-    quote: str
-    quote_page: int | None
-    quote_printed_page: str | None
-    subsections: list[dict]
+PlaceOut = _place_schema()
 
 
 class PickOut(Schema):

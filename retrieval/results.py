@@ -8,39 +8,48 @@ derived here once, from the fields declared here.
 from dataclasses import asdict, dataclass, field, fields
 
 
+def shown(*, summary: bool = False, place: str | None = None, **more) -> dict:
+    """Return a field's metadata: where the field goes in each JSON shape of a place.
+
+    summary: among the fields ``manage.py ask --json`` prints of each result; place: its
+    path in a place as the API and ``manage.py ask`` give it ("physical.start").
+    """
+    return {"summary": summary, "place": place, **more}
+
+
 @dataclass(frozen=True)
 class Result:
     """One place that answers: a section (or a few pages) of one book."""
 
-    book_id: int
-    book_title: str
-    breadcrumb: list[str]
-    heading_id: int | None
-    page_start: int
+    book_id: int = field(metadata=shown(summary=True, place="book_id"))
+    book_title: str = field(metadata=shown(summary=True, place="book_title"))
+    breadcrumb: list[str] = field(metadata=shown(summary=True, place="breadcrumb"))
+    heading_id: int | None = field(metadata=shown())
+    page_start: int = field(metadata=shown(summary=True, place="physical.start"))
     """Physical pages, 1-based, inclusive."""
-    page_end: int
-    printed_start: str | None
+    page_end: int = field(metadata=shown(summary=True, place="physical.end"))
+    printed_start: str | None = field(metadata=shown(summary=True, place="printed.start"))
     """The printed page numbers, None where the book does not show them."""
-    printed_end: str | None
-    excerpt: str
-    terms: list[str]
+    printed_end: str | None = field(metadata=shown(summary=True, place="printed.end"))
+    excerpt: str = field(metadata=shown(summary=True))
+    terms: list[str] = field(metadata=shown())
     """Words of the question found in the excerpt, to highlight."""
-    score: float
-    part: str | None = None
+    score: float = field(metadata=shown(summary=True))
+    part: str | None = field(default=None, metadata=shown(place="part"))
     """For a comparison: which part of the question this result answers."""
-    quote: str = ""
+    quote: str = field(default="", metadata=shown(summary=True, place="quote"))
     """The sentence of the section that answers best, as printed ("" when none does)."""
-    quote_page: int | None = None
+    quote_page: int | None = field(default=None, metadata=shown(summary=True, place="quote_page"))
     """The physical page the quote is on."""
-    quote_label: str | None = None
+    quote_label: str | None = field(default=None, metadata=shown(place="quote_printed_page"))
     """The printed page number of quote_page, None where unknown."""
-    subsections: list[dict] = field(default_factory=list)
+    subsections: list[dict] = field(default_factory=list, metadata=shown(place="subsections"))
     """For a chapter or part given whole: its sections, [{"title", "page_start", "page_end"}]."""
-    book_pages: int | None = None
+    book_pages: int | None = field(default=None, metadata=shown())
     """How many pages the book has."""
-    unit: str | None = None
+    unit: str | None = field(default=None, metadata=shown(place="unit"))
     """"chapter", "part" or "appendix" when the place is a whole unit of the book."""
-    inferred: bool = False
+    inferred: bool = field(default=False, metadata=shown())
     """The breadcrumb comes from headings inferred from the body (no printed contents)."""
 
     def as_dict(self) -> dict:
@@ -54,6 +63,10 @@ class Result:
 
 RESULT_FIELDS = tuple(f.name for f in fields(Result))
 """Every field of a place, in order: a stored chat card holds these (and its number)."""
+SUMMARY_FIELDS = tuple(f.name for f in fields(Result) if f.metadata["summary"])
+"""The fields of each result that ``manage.py ask --json`` prints (the API gives them all)."""
+PLACE_PATHS = {f.name: f.metadata["place"] for f in fields(Result) if f.metadata["place"]}
+"""Field → its path in a place as the API and ``manage.py ask`` give it."""
 
 
 @dataclass(frozen=True)
@@ -189,22 +202,17 @@ class Thinking:
     what: str
 
 
-SUMMARY_FIELDS = ("book_id", "book_title", "breadcrumb", "page_start", "page_end",
-                  "printed_start", "printed_end", "excerpt", "quote", "quote_page", "score")
-"""The fields of each result that ``manage.py ask --json`` prints (the API gives them all)."""
-
-
 def place_json(result: Result) -> dict:
-    """Return a place as the API and ``manage.py ask`` give it."""
-    return {
-        "book_id": result.book_id, "book_title": result.book_title,
-        "breadcrumb": list(result.breadcrumb), "unit": result.unit, "part": result.part,
-        "physical": {"start": result.page_start, "end": result.page_end},
-        "printed": {"start": result.printed_start, "end": result.printed_end},
-        "quote": result.quote, "quote_page": result.quote_page,
-        "quote_printed_page": result.quote_label,
-        "subsections": list(result.subsections),
-    }
+    """Return a place as the API and ``manage.py ask`` give it (``PLACE_PATHS``)."""
+    out = {}
+    for name, path in PLACE_PATHS.items():
+        *above, last = path.split(".")
+        inner = out
+        for step in above:
+            inner = inner.setdefault(step, {})
+        value = getattr(result, name)
+        inner[last] = list(value) if isinstance(value, (list, tuple)) else value
+    return out
 
 
 def pick_json(pick: Recommendation) -> dict:

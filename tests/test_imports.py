@@ -374,7 +374,6 @@ def test_japanese_is_told_in_one_place():
     assert len(japanese_ranges()) <= 1, japanese_ranges()
 
 
-@pytest.mark.xfail(reason=LEAD, strict=False)
 def test_a_result_s_fields_are_declared_once():
     assert len(result_field_lists()) <= 1, result_field_lists()
 
