@@ -4,6 +4,7 @@ from ninja import Field, Query, Router, Schema, Status
 from pydantic import ConfigDict
 
 import retrieval
+from books import reading
 from librarian.errors import ErrorOut
 from librarian.inputs import MAX_QUESTION_CHARS, CleanStr, Id, PageNumber
 from retrieval import synthesis
@@ -50,6 +51,14 @@ class RefinedOut(Schema):
     place: PlaceOut | None
 
 
+class ReadingOut(Schema):
+    book_id: int
+    title: str
+    stage: str
+    done: int
+    total: int
+
+
 class AnswerOut(Schema):
     type: str
     language: str
@@ -65,6 +74,8 @@ class AnswerOut(Schema):
     answer: str | None
     answer_note: str
     context: dict
+    reading: list[ReadingOut]
+    """The books searched that are still being read (``books.reading``), with their progress."""
 
 
 class SectionIn(Schema):
@@ -114,7 +125,13 @@ def _answer(request, data: AskIn):
         else synthesis.Written("")
     payload = answer_json(answer, written.text or None, refined)
     payload["results"] = [result.as_dict() for result in answer.results]
-    return {**payload, "answer_note": written.note, "context": answer.context()}
+    busy = reading.being_read(data.book_ids)
+    if busy and (answer.weak or not answer.results):  # not "no answer" while books are read
+        said = reading.note(busy, answer.language)
+        payload["guide"] = payload["guide"].replace(answer.note, said, 1) if answer.note else said
+        payload["note"] = said
+    return {**payload, "answer_note": written.note, "context": answer.context(),
+            "reading": [book.as_dict() for book in busy]}
 
 
 @router.get("/ask", response={200: AnswerOut, 400: ErrorOut})
@@ -125,9 +142,11 @@ def ask_get(request, q: CleanStr, book: Query[list[Id]] = None, limit: int = 10,
     The answer says where to read: `recommendation` (the book to read first and
     why) and `alternatives`, `places` (book, breadcrumb, physical and printed
     pages, the quoted sentence), the `guide` composed from them in the
-    question's language, and every place found in `results`. Where the local
-    model's index terms are used (`LIBRARIAN_QUERY_TERMS`): `suggested`, the
-    terms searched beside the question's words, or `refined`, the place they put
+    question's language, every place found in `results`, and `reading`: the
+    books searched that are still being read, each at its stage (`done` of
+    `total`); while there are any, `note` says so. Where the local model's
+    index terms are used (`LIBRARIAN_QUERY_TERMS`): `suggested`, the terms
+    searched beside the question's words, or `refined`, the place they put
     first when asked after the cards, where card [1] is another.
     """
     return _answer(request, AskIn(question=q, book_ids=book or None, limit=limit,
