@@ -90,6 +90,8 @@ def note(reading: list[Reading], language: str = "en") -> str:
     if language == "ja":
         return (f"{len(reading)}冊の本をまだ読んでいるため、その本は検索できない部分があります。"
                 "読み終えてからもう一度お尋ねください。")
-    books = "1 book is" if len(reading) == 1 else f"{len(reading)} books are"
-    return (f"{books} still being read and not fully searchable yet: the answer may be there. "
-            "Ask again once they are read.")
+    if len(reading) == 1:
+        return ("1 book is still being read and not fully searchable yet: the answer may be "
+                "in it. Ask again once it is read.")
+    return (f"{len(reading)} books are still being read and not fully searchable yet: the "
+            "answer may be in them. Ask again once they are read.")
