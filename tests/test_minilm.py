@@ -96,3 +96,12 @@ def test_vectors_of_the_numpy_encoder_are_made_again(db):
     summary = store.build(book)
     english = len(store.get(book).rows[embeddings.ENGLISH][1])
     assert english and f"({english} embedded anew)" in summary
+
+
+def test_the_system_check_names_a_model_file_that_is_not_the_pinned_one(monkeypatch, settings):
+    from retrieval.checks import embedding_models
+
+    settings.LIBRARIAN_ENGLISH_EMBEDDINGS = "minilm"
+    assert embedding_models(None) == []
+    monkeypatch.setattr(minilm, "SOURCE_SHA256", "0" * 64)
+    assert [message.id for message in embedding_models(None)] == ["retrieval.E002"]
