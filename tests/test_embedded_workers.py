@@ -47,4 +47,5 @@ def test_two_threads_read_two_books_at_once(transactional_db, shelve, english_pd
             if thread.name.startswith("librarian-worker-"):
                 thread.join(timeout=10)
     runs = list(StageRun.objects.filter(book__in=books))
-    assert [(run.status, run.attempts, run.summary) for run in runs] == [(Status.DONE, 1, "met")] * 2
+    assert [(run.status, run.attempts, run.summary) for run in runs] == \
+        [(Status.DONE, 1, "met")] * 2
