@@ -93,3 +93,11 @@ def test_the_api_lists_the_books_being_read(bob_client, boats, fune):
     answer = bob_client.get("/api/ask", {"q": "How do I bake sourdough bread?",
                                          "synthesize": "false"}).json()
     assert answer["reading"] == []
+
+
+def test_a_japanese_question_is_told_in_japanese(bob, bob_client, monkeypatch, boats, fune):
+    monkeypatch.setattr(retrieve, "search", FakeRetrieval([]))
+    at_stage(fune, "ocr", done=1, total=3)
+    data = ask_json(bob_client, "帆はどこに書いてありますか？")
+    _, events = read_stream(bob, stream_url(data))
+    assert "1冊の本をまだ読んでいる" in events[0][1]["html"] and "1/3" in events[0][1]["html"]

@@ -58,6 +58,11 @@ def test_a_question_asked_while_a_book_is_read_names_it(open_page, app_server,
         expect(notice).to_contain_text("waiting")
         expect(answer).not_to_contain_text("Nothing on the shelf")
         screenshot(page, "journey6-reading", show=answer)
+
+        answer = ask(page, "六分儀で正午の観測をするには？")
+        expect(answer.locator(".answer-reading")).to_contain_text("まだ読んでいる")
+        expect(answer).not_to_contain_text("答えは見当たりません")
+        screenshot(page, "journey6-reading-ja", show=answer)
     finally:
         api = playwright_driver.request.new_context(
             base_url=app_server.url, http_credentials={
