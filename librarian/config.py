@@ -130,6 +130,22 @@ def env_path(name: str, default: Path) -> Path:
     return (Path(value).expanduser() if value else default).resolve()
 
 
+def cpu_count() -> int:
+    """Return the cores this process may run on (its affinity, not the machine's total)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def default_workers(cores: int | None = None) -> int:
+    """Return how many books the embedded worker reads at once unless told: one a core, at
+    least two (one book's page reading and database writes overlap another's embedding),
+    at most four (threads of one process share its interpreter lock; more books at once
+    are for ``runworker`` processes: docs/settings-workers.md)."""
+    return min(max(2, cores or cpu_count()), 4)
+
+
 def secret_key(data_dir: Path) -> str:
     """Return LIBRARIAN_SECRET_KEY, or a key generated once and kept in the data directory."""
     value = _raw("SECRET_KEY")

@@ -6,6 +6,7 @@ from pathlib import Path
 import dj_database_url
 
 from librarian.config import (
+    default_workers,
     env_bool,
     env_choice,
     env_float,
@@ -42,7 +43,7 @@ LIBRARIAN_QUERY_TERMS_SECONDS = env_float("QUERY_TERMS_SECONDS", 8.0, minimum=0.
 
 # The background pipeline.
 LIBRARIAN_WORKER = env_choice("WORKER", "embedded", ("embedded", "external"))
-LIBRARIAN_WORKER_THREADS = env_int("WORKER_THREADS", 1, minimum=0, maximum=64)
+LIBRARIAN_WORKER_THREADS = env_int("WORKER_THREADS", default_workers(), minimum=0, maximum=64)
 LIBRARIAN_POLL_SECONDS = env_float("POLL_SECONDS", 5.0, minimum=0.1, maximum=3600)
 LIBRARIAN_CLAIM_TIMEOUT = env_int("CLAIM_TIMEOUT", 300, minimum=5, maximum=86_400)
 LIBRARIAN_MAX_ATTEMPTS = env_int("MAX_ATTEMPTS", 3, minimum=1, maximum=100)

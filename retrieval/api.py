@@ -6,6 +6,7 @@ from ninja import Field, Query, Router, Schema, Status
 from pydantic import ConfigDict, create_model
 
 import retrieval
+from books import reading
 from librarian.errors import ErrorOut
 from librarian.inputs import MAX_QUESTION_CHARS, CleanStr, Id, PageNumber
 from retrieval.results import PLACE_PATHS, Result, answer_json
@@ -51,6 +52,14 @@ class RefinedOut(Schema):
     place: PlaceOut | None
 
 
+class ReadingOut(Schema):
+    book_id: int
+    title: str
+    stage: str
+    done: int
+    total: int
+
+
 class OptionOut(Schema):
     book_id: int
     breadcrumb: list[str]
@@ -84,6 +93,8 @@ class AnswerOut(Schema):
     context: dict
     clarify: ClarifyOut | None = None
     """Only where the librarian asks which of two or three close places is meant."""
+    reading: list[ReadingOut]
+    """The books searched that are still being read (``books.reading``), with their progress."""
 
 
 class SectionIn(Schema):
@@ -136,7 +147,13 @@ def _answer(request, data: AskIn):
     answer, refined, written = retrieval.answered(
         question, user=request.user, book_ids=data.book_ids, context=context,
         limit=max(1, min(data.limit, MAX_LIMIT)), synthesize=data.synthesize)
-    return {**answer_json(answer, written, refined, full=True), "context": answer.context()}
+    payload = answer_json(answer, written, refined, full=True)
+    busy = reading.being_read(data.book_ids)
+    if busy and (answer.weak or not answer.results):  # not "no answer" while books are read
+        said = reading.note(busy, answer.language)
+        payload["guide"] = payload["guide"].replace(answer.note, said, 1) if answer.note else said
+        payload["note"] = said
+    return {**payload, "context": answer.context(), "reading": [book.as_dict() for book in busy]}
 
 
 @router.get("/ask", response={200: AnswerOut, 400: ErrorOut}, exclude_unset=True)
@@ -147,9 +164,11 @@ def ask_get(request, q: CleanStr, book: Query[list[Id]] = None, limit: int = 10,
     The answer says where to read: `recommendation` (the book to read first and
     why) and `alternatives`, `places` (book, breadcrumb, physical and printed
     pages, the quoted sentence), the `guide` composed from them in the
-    question's language, and every place found in `results`. Where the local
-    model's index terms are used (`LIBRARIAN_QUERY_TERMS`): `suggested`, the
-    terms searched beside the question's words, or `refined`, the place they put
+    question's language, every place found in `results`, and `reading`: the
+    books searched that are still being read, each at its stage (`done` of
+    `total`); while there are any, `note` says so. Where the local model's
+    index terms are used (`LIBRARIAN_QUERY_TERMS`): `suggested`, the terms
+    searched beside the question's words, or `refined`, the place they put
     first when asked after the cards, where card [1] is another. Where the best places
     are close and the question does not name its place, `clarify` asks which one is
     meant (at most three options, each a place as in `results`); a follow-up with this

