@@ -1,7 +1,9 @@
 """The JSON API root: one router per app, one place that maps domain errors to responses."""
 
+import logging
+
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, SuspiciousOperation
 from ninja import NinjaAPI, Swagger
 from ninja.errors import HttpError
 from ninja.security import django_auth
@@ -120,3 +122,13 @@ def permission_denied(request, error):
     detail = str(error) or "You may not do this."
     return api.create_response(request, {"code": "forbidden", "detail": detail}, status=403)
 
+
+@api.exception_handler(SuspiciousOperation)
+def bad_input(request, error):
+    """Answer input Django refuses to read (too many fields) as JSON, logged as Django does.
+
+    Django would answer its HTML 400 page (or, with DEBUG on, django-ninja a 500).
+    """
+    logging.getLogger(f"django.security.{type(error).__name__}").warning(
+        str(error), extra={"status_code": 400, "request": request})
+    return api.create_response(request, {"code": "bad_request", "detail": str(error)}, status=400)
