@@ -36,7 +36,7 @@ def test_a_librarian_renames_a_book_and_gives_its_details(alice_client, boats):
     assert boats.language_list == ["en", "fr"] and boats.languages_fixed
     assert [c.name for c in boats.collections.all()] == ["Seamanship"]
     page = alice_client.get(boats.get_absolute_url()).content.decode()
-    assert "Boats, a guide" in page and "Ann Reef; Bo Line, 2019 · 2nd" in page
+    assert "Boats, a guide" in page and "Ann Reef, Bo Line, 2019 · 2nd" in page
     assert "English, French" in page and "Seamanship" in page
 
 
@@ -227,3 +227,45 @@ def test_chat_questions_can_be_limited_to_a_collection(bob_client, boats, fune, 
         actions.check_question("Where?", "", "9999")
     page = bob_client.get(reverse("chat")).content.decode()
     assert 'name="collection"' in page and ">Sea</option>" in page
+
+
+def test_the_edit_form_takes_authors_one_a_line(alice_client, boats):
+    content = alice_client.get(reverse("book-edit", args=[boats.pk])).content.decode()
+    assert '<textarea name="authors"' in content and "one name a line" in content
+    alice_client.post(reverse("book-edit", args=[boats.pk]),
+                      details(boats, authors="Ann Reef\r\nLee, Bo\r\n\r\n"))
+    boats.refresh_from_db()
+    assert boats.author_list == ["Ann Reef", "Lee, Bo"]
+    content = alice_client.get(reverse("book-edit", args=[boats.pk])).content.decode()
+    assert ">\nAnn Reef\nLee, Bo</textarea>" in content
+    assert "Ann Reef; Lee, Bo" in alice_client.get(reverse("shelf")).content.decode()
+
+
+def test_too_many_authors_are_refused_not_cut(alice_client, boats):
+    names = "\n".join(f"Ann {n:03d}" for n in range(60))  # 479 characters typed, 538 stored
+    response = alice_client.post(reverse("book-edit", args=[boats.pk]),
+                                 details(boats, authors=names))
+    assert response.status_code == 400
+    assert "more than 500 characters together" in response.content.decode()
+
+
+def test_the_authors_a_pdf_names_are_registered_as_several(shelve, tmp_path):
+    import pymupdf
+
+    from tests.pdfs import make_pdf
+
+    path = make_pdf(tmp_path / "knots.pdf", ["Knots"])
+    with pymupdf.open(path) as document:
+        document.set_metadata({"author": "Ann Reef, Bo Line & Cy Knot"})
+        document.saveIncr()
+    assert shelve(path, process=False).author_list == ["Ann Reef", "Bo Line", "Cy Knot"]
+
+
+def test_a_book_read_to_the_end_shows_one_ready_state_not_a_chip_per_stage(bob_client, boats):
+    content = bob_client.get(reverse("shelf")).content.decode()
+    assert '<p class="ready small"' in content and 'class="badge done"' not in content
+    boats.stage_runs.filter(stage="embed").update(status=StageRun.Status.FAILED)
+    content = bob_client.get(reverse("shelf")).content.decode()
+    assert 'class="ready' not in content and 'class="badge failed"' in content
+    assert content.count('class="badge done"') == 5
+
