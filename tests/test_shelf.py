@@ -8,7 +8,7 @@ from books.deletion import delete_book
 from books.models import Book, Collection, Heading, Page, ReviewFlag
 from books.storage import blob_path, data_dir
 from chat.models import Conversation, Message
-from chat.signals import REMOVED_NOTE
+from chat.signals import is_removal
 from indexing import runner
 from indexing.models import StageRun
 
@@ -125,7 +125,7 @@ def test_deleting_a_book_leaves_nothing_a_reader_could_reach(alice, alice_client
     assert blob_path(fune.sha256).exists()  # the other book keeps its file
     answer.refresh_from_db()
     assert [card["book_id"] for card in answer.results] == [fune.pk]
-    assert answer.text == "" and answer.note == REMOVED_NOTE  # it cited the deleted book
+    assert answer.text == "" and is_removal(answer.note)  # it cited the deleted book
     for url in (reverse("book", args=[boats.pk]), reverse("page", args=[boats.pk, 2]),
                 reverse("page-image", args=[boats.pk, 2, "thumb"]),
                 reverse("clip", args=[boats.pk]) + "?start=1&end=1",
@@ -269,3 +269,29 @@ def test_a_book_read_to_the_end_shows_one_ready_state_not_a_chip_per_stage(bob_c
     assert 'class="ready' not in content and 'class="badge failed"' in content
     assert content.count('class="badge done"') == 5
 
+
+def test_a_deleted_books_places_leave_the_guide_and_a_note_is_shown_once(alice, alice_client,
+                                                                         boats, fune):
+    first = _answer_citing(alice, boats, fune)
+    first.results = [{**card, "page_start": 2, "page_end": 2} for card in first.results]
+    place = {"book_id": boats.pk, "page_start": 2, "page_end": 2, "breadcrumb": ["1 Sails"]}
+    first.guide = {"text": "Read [1].", "language": "en",
+                   "places": [{**place, "n": 1}, {**place, "book_id": fune.pk, "n": 2}],
+                   "refined": {"terms": ["sail"], "place": place, "n": 1}}
+    first.save()
+    second = Message.objects.create(conversation=first.conversation, role=Message.Role.ASSISTANT,
+                                    results=[{"n": 1, "book_id": boats.pk, "excerpt": "reef",
+                                              "page_start": 3, "page_end": 3}])
+    alice_client.post(reverse("book-delete", args=[boats.pk]))
+    first.refresh_from_db(), second.refresh_from_db()
+    assert [place["book_id"] for place in first.guide["places"]] == [fune.pk]
+    assert "refined" not in first.guide and second.results == []
+    assert first.note == second.note == (
+        "“A Short Guide to Boats” has been deleted from the shelf since; its places are no longer "
+        "shown.") and is_removal(first.note)
+    page = alice_client.get(first.conversation.get_absolute_url()).content.decode()
+    assert page.count('class="answer-removed"') == 1
+    assert f"/books/{boats.pk}/" not in page and "Nothing on the shelf" not in page
+    fune.delete()  # a second book gone: the note speaks of books
+    first.refresh_from_db()
+    assert first.note.startswith("Books cited here have been deleted") and first.guide is None
