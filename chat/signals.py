@@ -24,9 +24,11 @@ REMOVED = {
     "ja": ("「{title}」はその後、書棚から削除されました。その箇所は表示されません。",
            "ここで挙げた本はその後、書棚から削除されました。その箇所は表示されません。"),
 }
-_ONE = [re.compile(re.escape(one).replace(re.escape("{title}"), ".+") + "$")
-        for one, _ in REMOVED.values()]
-_MANY = {many for _, many in REMOVED.values()}
+# Said by a later answer that a deleted book left empty, the note itself said above it.
+EMPTIED = {"en": "Its places were in a book deleted since.",
+           "ja": "この回答の箇所は、その後削除された本にありました。"}
+_ONE = {language: re.compile(re.escape(one).replace(re.escape("{title}"), ".+") + "$")
+        for language, (one, _) in REMOVED.items()}
 
 
 @receiver(pre_delete, sender=Book)
@@ -55,9 +57,20 @@ def forget_in_answers(book_id: int, title: str = "") -> int:
     return len(changed)
 
 
+def removal_language(note: str) -> str | None:
+    """Return the language of note if it says a cited book was deleted, else None."""
+    return next((language for language, (_, many) in REMOVED.items()
+                 if note == many or _ONE[language].match(note or "")), None)
+
+
 def is_removal(note: str) -> bool:
     """Return whether note is the one that says a cited book was deleted."""
-    return note in _MANY or any(one.match(note or "") for one in _ONE)
+    return removal_language(note) is not None
+
+
+def emptied_note(note: str) -> str:
+    """Return the short line for a later answer that the deletion in note left empty."""
+    return EMPTIED[removal_language(note) or "en"]
 
 
 def removal_note(note: str, title: str, language: str = "en") -> str:

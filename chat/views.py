@@ -13,7 +13,7 @@ from books.access import get_book
 from books.models import Book, Collection
 from chat import actions, answering, examples
 from chat.models import Message
-from chat.signals import is_removal
+from chat.signals import emptied_note, is_removal
 from librarian.inputs import whole_number
 
 BOOKS_IN_MENU = 200
@@ -66,12 +66,17 @@ def _label_scopes(thread, titles):
 
 def _mark_removals(thread):
     """Give the first answer that says a cited book was deleted that note to show (as
-    message.removed); the answers after it that say the same stay quiet."""
+    message.removed); an answer after it that says the same shows only a short line, and
+    only if the deletion left it empty."""
     said = set()
     for message in thread:
-        if is_removal(message.note) and message.note not in said:
+        if not is_removal(message.note):
+            continue
+        if message.note not in said:
             said.add(message.note)
             message.removed = message.note
+        elif not (message.results or message.guide or message.recommendation or message.text):
+            message.removed = emptied_note(message.note)
 
 
 @login_required
