@@ -157,8 +157,9 @@ def test_the_served_schema_is_valid_openapi_with_each_key_once(bob_client):
 def test_shared_answers_never_double_an_operations_own():
     from librarian.api import document_errors
 
-    schema = document_errors({"paths": {"/x": {"get": {"responses": {
-        200: {"description": "ok"}, 404: {"description": "its own"}, "413": {"description": "too"}}}}}})
+    own = {200: {"description": "ok"}, 404: {"description": "its own"},
+           "413": {"description": "too"}}
+    schema = document_errors({"paths": {"/x": {"get": {"responses": own}}}})
     answers = schema["paths"]["/x"]["get"]["responses"]
     assert answers[404] == {"description": "its own"} and answers["413"] == {"description": "too"}
     assert "404" not in answers and 413 not in answers and 401 in answers

@@ -509,11 +509,13 @@ def test_the_real_server_answers_hostile_heads_and_logs_one_warning_each(served_
     assert len(search) > 18_000
     answer = exchange(port, search.encode())
     assert answer.startswith(b"HTTP/1.1 414 "), answer[:200]
-    answer = exchange(port, b"GET /login/ HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n")
+    answer = exchange(port, b"GET /login/ HTTP/1.1\r\nHost: evil.example\r\n"
+                            b"Connection: close\r\n\r\n")
     assert answer.startswith(b"HTTP/1.1 400 ") and b"That cannot be done" in answer, answer[:300]
     fields = urlencode({f"f{n}": "x" for n in range(1001)})
+    signed_in = authorization(*SERVED_ADMIN)
     answer = exchange(port, (f"GET /api/books?{fields} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                             f"{authorization(*SERVED_ADMIN)}\r\nConnection: close\r\n\r\n").encode())
+                             f"{signed_in}\r\nConnection: close\r\n\r\n").encode())
     assert answer.startswith(b"HTTP/1.1 400 ") and b'"code": "bad_request"' in answer, answer[:300]
     time.sleep(0.5)  # the log is written as the answers go
     logged = log.read_text()

@@ -8,13 +8,12 @@ the check takes.
 """
 
 from types import SimpleNamespace
+from urllib.parse import quote
 
 import pytest
 from twisted.internet.defer import Deferred
 from twisted.internet.task import Clock
 from twisted.internet.testing import StringTransport
-from urllib.parse import quote
-
 from twisted.web.http import HTTPChannel
 
 from librarian import server

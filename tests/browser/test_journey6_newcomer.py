@@ -112,8 +112,19 @@ def test_the_search_page_answers_at_its_address_with_a_slash(open_page, dinghy):
 def test_authors_are_edited_one_a_line(open_page, dinghy):
     page = open_page("alice")
     page.goto(f"/books/{dinghy}/edit")
-    expect(page.get_by_label("Authors")).to_have_value("Ann Reef\nBo Line")
+    authors = page.get_by_label("Authors")
+    expect(authors).to_have_value("Ann Reef\nBo Line")
     screenshot(page, "journey6-edit")
+    authors.fill("Cy Knot")
+    page.get_by_role("button", name="Save").click()
+    expect(page.locator(".byline")).to_have_text("Cy Knot")
+    page.get_by_role("link", name="Edit details").click()
+    suggestion = page.locator(".suggestion-list li").filter(has_text="the PDF's metadata")
+    expect(suggestion.locator("q")).to_have_text("Ann Reef; Bo Line")
+    suggestion.get_by_role("button", name="Use this").click()
+    expect(authors).to_have_value("Ann Reef\nBo Line")  # one a line, as the box asks
+    page.get_by_role("button", name="Save").click()
+    expect(page.locator(".byline")).to_have_text("Ann Reef, Bo Line")
 
 
 def test_an_old_conversation_says_once_that_its_book_was_deleted(open_page, dinghy):
