@@ -175,3 +175,10 @@ def test_the_docs_page_loads_its_scripts_and_styles_from_this_site(bob_client):
     assert assets and all(a.startswith("/static/") for a in assets), assets
     settings = json.loads(re.search(r'id="swagger-settings">(.*?)</script>', html, re.S).group(1))
     assert settings["validatorUrl"] is None  # no badge fetched from validator.swagger.io
+
+
+def test_a_missing_object_is_answered_with_a_code_as_the_schema_says(bob_client):
+    for url in ("/api/books/999999", "/api/books/999999/pages/1"):
+        response = bob_client.get(url)
+        assert response.status_code == 404
+        assert response.json() == {"code": "not_found", "detail": "Not Found"}, url
