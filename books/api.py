@@ -171,7 +171,7 @@ def _form_data(book: Book, changes: dict) -> dict:
             "collections": list(book.collections.values_list("pk", flat=True))}
     for name, value in changes.items():
         if name == "authors":
-            value = "; ".join(value or [])
+            value = "\n".join(value or [])  # the form's one name a line
         data[name] = "" if value is None else value
     return QueryDict(urlencode(data, doseq=True))
 

@@ -3,7 +3,7 @@
 from django import forms
 from django.utils import timezone
 
-from books import languages
+from books import authors, languages
 from books.models import Book, Collection
 
 MAX_COLLECTION_NAME = 100
@@ -26,7 +26,8 @@ class BookForm(forms.ModelForm):
     class Meta:
         model = Book
         fields = ["title", "authors", "year", "edition", "languages", "collections"]
-        help_texts = {"authors": "As the book prints them; separate several with “;”.",
+        widgets = {"authors": forms.Textarea(attrs={"rows": 3})}
+        help_texts = {"authors": "As the book prints them, one name a line.",
                       "year": "", "edition": "As printed: “2nd”, “第3版”."}
         error_messages = {"title": {"required": "A book needs a title."}}
 
@@ -34,6 +35,7 @@ class BookForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         if self.instance.pk and not self.is_bound:
             self.initial["languages"] = self.instance.language_list
+            self.initial["authors"] = "\n".join(self.instance.author_list)
         self.fields["title"].widget.attrs["maxlength"] = 500
 
     def clean_title(self):
@@ -43,8 +45,11 @@ class BookForm(forms.ModelForm):
         return title
 
     def clean_authors(self):
-        return "; ".join(name.strip() for name in self.cleaned_data["authors"].split(";")
-                         if name.strip())
+        names = authors.typed(self.cleaned_data["authors"])
+        if len(authors.SEPARATOR.join(names)) > authors.MAX_LENGTH:
+            raise forms.ValidationError(
+                f"The names come to more than {authors.MAX_LENGTH} characters together.")
+        return authors.SEPARATOR.join(names)
 
     def clean_year(self):
         year = self.cleaned_data["year"]

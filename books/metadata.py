@@ -14,6 +14,8 @@ from pathlib import Path
 import pymupdf
 from django.utils import timezone
 
+from books import authors
+
 FRONT_PAGES = 6  # the title page is among the first pages
 TITLE_SHARE = 0.75  # lines at least this share of the largest line's size belong to the title
 TITLE_OVER_BODY = 1.3  # the title is set this much larger than the text around it, at least
@@ -51,7 +53,7 @@ def pdf_metadata(path: Path) -> dict[str, str]:
     except (OSError, RuntimeError, ValueError):
         return {"title": "", "authors": ""}
     return {"title": usable_title(metadata.get("title", "")),
-            "authors": " ".join((metadata.get("author") or "").split())[:500]}
+            "authors": authors.stored(authors.declared(metadata.get("author") or ""))}
 
 
 def line_size(line: dict) -> float:

@@ -4,11 +4,9 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
+from books import authors
 from books.storage import blob_path
 from indexing.toc.model import RECORD_FIELDS, PageRecord
-
-AUTHOR_SEPARATOR = "; "
-
 
 class Collection(models.Model):
     """A shelf of its own: a named group of books (a book may be on several)."""
@@ -89,7 +87,12 @@ class Book(models.Model):
 
     @property
     def author_list(self):
-        return [name.strip() for name in self.authors.split(AUTHOR_SEPARATOR.strip()) if name.strip()]
+        return authors.typed(self.authors)
+
+    @property
+    def byline_authors(self):
+        """Return the authors as the line under the title shows them ("A, B")."""
+        return authors.byline(self.author_list)
 
 
 class PageQuerySet(models.QuerySet):

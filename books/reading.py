@@ -13,6 +13,15 @@ from books.models import Book
 
 LIMIT = 20  # a reader takes in a short list; the count says how many more
 PENDING, RUNNING, DONE, FAILED = "pending", "running", "done", "failed"  # StageRun.Status
+STAGES: list[tuple[str, str, str]] = []
+"""(name, title, unit) of each stage of the pipeline, in order: the pipeline (``indexing``)
+names them as it starts (its AppConfig.ready); the shelf never imports the pipeline."""
+
+
+def _runs():
+    """Return the manager of the pipeline's stage runs (``indexing.models.StageRun``),
+    reached from the book they belong to."""
+    return Book._meta.get_field("stage_runs").related_model.objects
 
 
 @dataclass(frozen=True)
@@ -43,17 +52,14 @@ def being_read(book_ids=None, limit: int = LIMIT) -> list[Reading]:
     """Return the books (of book_ids, or all) whose pipeline still goes on, first added
     first: each at its first unfinished stage. A book whose pipeline stopped at a
     failure is not being read (it waits for a person), so it is left out."""
-    from indexing.models import StageRun
-    from indexing.stages import STAGES
-
-    titles = {stage.name: (stage.title, stage.unit) for stage in STAGES}
-    going = StageRun.objects.filter(book=OuterRef("pk"), status__in=[PENDING, RUNNING])
+    titles = {name: (title, unit) for name, title, unit in STAGES}
+    going = _runs().filter(book=OuterRef("pk"), status__in=[PENDING, RUNNING])
     books = Book.objects.filter(Exists(going))
     if book_ids is not None:
         books = books.filter(pk__in=list(book_ids))
     # Twice the limit: some of them may have stopped at a failure.
     chosen = list(books.order_by("added_at", "pk").values_list("pk", flat=True)[:limit * 2])
-    runs = (StageRun.objects.filter(book__in=chosen).exclude(status=DONE)
+    runs = (_runs().filter(book__in=chosen).exclude(status=DONE)
             .select_related("book").only("book__title", "book__added_at", "stage", "position",
                                          "status", "done", "total")
             .order_by("book__added_at", "book_id", "position"))

@@ -17,7 +17,7 @@ from typing import BinaryIO, Iterable
 import pymupdf
 from django.db import IntegrityError, transaction
 
-from books import storage
+from books import authors, storage
 from books.metadata import usable_title
 from books.models import Book
 from books.signals import registered
@@ -143,7 +143,7 @@ def _check_pages(document, limits: Limits) -> PdfFacts:
             )
     metadata = document.metadata or {}
     return PdfFacts(page_count=count, title=usable_title(metadata.get("title", "")),
-                    authors=" ".join((metadata.get("author") or "").split())[:500],
+                    authors=authors.stored(authors.declared(metadata.get("author") or "")),
                     warnings=tuple(active_content(document)))
 
 

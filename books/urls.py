@@ -1,4 +1,6 @@
+from django.contrib.auth.decorators import login_required
 from django.urls import path
+from django.views.generic import RedirectView
 
 from books import manage_views, views
 
@@ -16,4 +18,7 @@ urlpatterns = [
     path("collections/<int:pk>/rename", manage_views.rename_collection, name="collection-rename"),
     path("collections/<int:pk>/delete", manage_views.delete_collection, name="collection-delete"),
     path("search", views.search_view, name="search"),
+    # The address people type (and other apps use) for the search page, query kept.
+    path("search/", login_required(RedirectView.as_view(pattern_name="search", query_string=True)),
+         name="search-slash"),
 ]

@@ -13,6 +13,7 @@ from books.access import get_book
 from books.models import Book, Collection
 from chat import actions, answering, examples
 from chat.models import Message
+from chat.signals import emptied_note, is_removal
 from librarian.inputs import whole_number
 
 BOOKS_IN_MENU = 200
@@ -23,6 +24,7 @@ def _page(request, conversation=None, status=200):
     books = list(Book.objects.only("pk", "title")[:BOOKS_IN_MENU])
     collections = list(Collection.objects.all())
     _label_scopes(thread, {book.pk: book.title for book in books})
+    _mark_removals(thread)
     last_question = next((m for m in reversed(thread) if m.role == Message.Role.USER), None)
     context = {
         "conversation": conversation,
@@ -58,7 +60,23 @@ def _collection_of(question, collections) -> int | None:
 def _label_scopes(thread, titles):
     for message in thread:
         if message.role == Message.Role.USER and message.book_ids:
-            message.scope = ", ".join(titles.get(pk, f"book {pk}") for pk in message.book_ids)
+            message.scope = ", ".join(titles.get(pk, "a book since deleted")
+                                      for pk in message.book_ids)
+
+
+def _mark_removals(thread):
+    """Give the first answer that says a cited book was deleted that note to show (as
+    message.removed); an answer after it that says the same shows only a short line, and
+    only if the deletion left it empty."""
+    said = set()
+    for message in thread:
+        if not is_removal(message.note):
+            continue
+        if message.note not in said:
+            said.add(message.note)
+            message.removed = message.note
+        elif not (message.results or message.guide or message.recommendation or message.text):
+            message.removed = emptied_note(message.note)
 
 
 @login_required

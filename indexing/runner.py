@@ -199,6 +199,11 @@ def retry(run: StageRun) -> bool:
     )
 
 
+def behind(done: int, total: int, shown: tuple[int, int]) -> bool:
+    """Return whether done of total is a smaller share of the work than shown (done, total)."""
+    return done * max(shown[1], 1) < shown[0] * max(total, 1)
+
+
 class _Claim:
     """Progress reporting and outcome recording, valid only while the claim holds."""
 
@@ -206,6 +211,7 @@ class _Claim:
         self.run = run
         self.worker = worker
         self.last_write = 0.0
+        self.shown = (0, 1)  # the share of the work last written: never written smaller
 
     def _mine(self):
         return StageRun.objects.filter(id=self.run.id, status=Status.RUNNING, claimed_by=self.worker)
@@ -214,7 +220,9 @@ class _Claim:
         now = time.monotonic()
         if now - self.last_write < PROGRESS_INTERVAL and done < total and not checkpoint:
             return
-        self.last_write = now
+        if behind(done, total, self.shown):
+            return  # a stage that starts a part over (a rebuild) is not shown going back
+        self.last_write, self.shown = now, (done, total)
         try:
             mine = self._mine().update(done=done, total=total, heartbeat_at=timezone.now())
         except OperationalError as error:

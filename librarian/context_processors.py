@@ -2,4 +2,7 @@ from librarian.auth import is_librarian
 
 
 def roles(request):
-    return {"is_librarian": is_librarian(request.user)}
+    # A request refused before authentication ran (a Host not allowed, too many fields read
+    # by a middleware) has no user yet, and still gets the 400 page.
+    user = getattr(request, "user", None)
+    return {"is_librarian": user is not None and is_librarian(user)}

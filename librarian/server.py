@@ -11,17 +11,29 @@ them (the database, a password hash: never in the reactor), then goes on
 under the upload limit or is refused. The body goes to Django as it came:
 Twisted's own parse of form bodies into ``request.args``, which daphne never
 reads, would hold a whole upload in memory several times over, in the reactor.
+
+A line of the request head longer than Twisted takes (a search of 2,000
+Japanese characters is an 18 KB request line) is answered 414 (the request
+line) or 431 (a header) by ``LimitedChannel``, where Twisted would drop the
+connection without a word.
 """
 
+import logging
+import re
 from http import HTTPStatus
 
 from daphne.http_protocol import WebRequest
 from daphne.server import Server
 from django.db import connections
 from twisted.internet.threads import deferToThread
+from twisted.web.http import HTTPChannel, _GenericHTTPChannelProtocol
 
 from librarian.preauth import PREAUTH_LIMIT, has_credentials, signed_in
 from librarian.security import body_limit, refusal
+
+logger = logging.getLogger(__name__)
+LINE_LIMIT = HTTPChannel.MAX_LENGTH  # 16 KB: Twisted's, for the request line and each header
+REQUEST_LINE = re.compile(rb"[A-Z]+ (\S*)")
 
 
 def _check(headers, client: str, path: str) -> bool:
@@ -131,8 +143,42 @@ class LimitedRequest(WebRequest):
         self.channel.transport.loseConnection()
 
 
+def head_line_refusal(line: bytes) -> tuple[int, bytes]:
+    """Return the status and plain-text body that answer a request-head line over LINE_LIMIT.
+
+    line is what Twisted holds of the request head when it gives up, starting
+    with the line that is too long: a request line ("GET /search?q=…") gets
+    414, a header 431.
+    """
+    if REQUEST_LINE.match(line):
+        return 414, (f"The address is longer than {LINE_LIMIT // 1024} KB. "
+                     "Search with fewer words.").encode()
+    return 431, f"A request header is longer than {LINE_LIMIT // 1024} KB.".encode()
+
+
+def _head(status: int, body: bytes) -> bytes:
+    return (f"HTTP/1.1 {status} {HTTPStatus(status).phrase}\r\n"
+            "Content-Type: text/plain; charset=utf-8\r\n"
+            f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode() + body
+
+
+class LimitedChannel(HTTPChannel):
+    """Twisted's HTTP channel, answering an over-long line of the request head with a status."""
+
+    # The request line alone may take LINE_LIMIT; the headers that follow it get as much.
+    totalHeadersSize = 2 * LINE_LIMIT
+
+    def lineLengthExceeded(self, line):
+        status, body = head_line_refusal(line)
+        client = getattr(self.transport.getPeer(), "host", "")
+        logger.warning("Refused a request-head line of over %s bytes from %s: %s",
+                       LINE_LIMIT, client, status)
+        self.transport.write(_head(status, body))
+        self.loseConnection()
+
+
 class LimitedServer(Server):
-    """daphne's Server whose HTTP connections make LimitedRequests."""
+    """daphne's Server whose HTTP connections are LimitedChannels making LimitedRequests."""
 
     @property
     def http_factory(self):
@@ -141,6 +187,8 @@ class LimitedServer(Server):
     @http_factory.setter
     def http_factory(self, factory):
         build = factory.buildProtocol
+        # Twisted's own factory of connections, with the channel above in place of its own.
+        factory.protocol = lambda: _GenericHTTPChannelProtocol(LimitedChannel())
 
         def build_limited(address):
             protocol = build(address)

@@ -248,7 +248,10 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "filters": {"bad_input": {"()": "librarian.badinput.BadInputFilter"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"},
+                 "bad_input": {"class": "logging.StreamHandler", "formatter": "plain",
+                               "filters": ["bad_input"]}},
     "loggers": {
         **{name: {"handlers": ["console"], "level": LOG_LEVEL}
            for name in ("librarian", "books", "indexing", "chat", "retrieval", "llm")},
@@ -257,6 +260,8 @@ LOGGING = {
         # print them with DEBUG on. 4xx answers are warnings: left out.
         "django": {"handlers": ["console"], "level": "WARNING", "propagate": False},
         "django.request": {"handlers": ["console"], "level": "ERROR", "propagate": False},
+        # Refused suspicious input (a bad Host, too many fields): one warning line each.
+        "django.security": {"handlers": ["bad_input"], "level": "WARNING", "propagate": False},
         "axes": {"handlers": ["console"], "level": "WARNING", "propagate": False},
     },
 }

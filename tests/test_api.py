@@ -129,3 +129,56 @@ def test_a_failed_stage_can_be_retried_by_a_librarian(alice_client, bob_client, 
     response = alice_client.post(url)
     assert response.status_code == 200
     assert response.json()["stages"]["ocr"]["status"] == "pending"
+
+
+def unique_keys(pairs):
+    """Return a dict of pairs, failing on a key written twice (JSON parsers keep the last)."""
+    keys = [key for key, _ in pairs]
+    duplicated = sorted({key for key in keys if keys.count(key) > 1})
+    assert not duplicated, f"duplicated keys {duplicated} in {keys}"
+    return dict(pairs)
+
+
+def test_the_served_schema_is_valid_openapi_with_each_key_once(bob_client):
+    import json
+
+    from openapi_spec_validator import validate
+
+    schema = json.loads(bob_client.get("/api/openapi.json").content, object_pairs_hook=unique_keys)
+    validate(schema)  # raises with the first part that does not fit the OpenAPI standard
+    answers = schema["paths"]["/api/books"]["post"]["responses"]
+    # The operation's own 413 (with its code) stands; the shared answers fill in the rest.
+    assert answers["413"]["content"]["application/json"]["schema"]["$ref"].endswith("/ErrorOut")
+    assert {"401", "403", "404", "422", "429"} <= set(answers)
+    page = schema["paths"]["/api/books/{book_id}/pages/{number}"]["get"]["responses"]
+    assert page["404"]["content"]["application/json"]["schema"]["$ref"].endswith("/ErrorOut")
+
+
+def test_shared_answers_never_double_an_operations_own():
+    from librarian.api import document_errors
+
+    own = {200: {"description": "ok"}, 404: {"description": "its own"},
+           "413": {"description": "too"}}
+    schema = document_errors({"paths": {"/x": {"get": {"responses": own}}}})
+    answers = schema["paths"]["/x"]["get"]["responses"]
+    assert answers[404] == {"description": "its own"} and answers["413"] == {"description": "too"}
+    assert "404" not in answers and 413 not in answers and 401 in answers
+
+
+def test_the_docs_page_loads_its_scripts_and_styles_from_this_site(bob_client):
+    import json
+    import re
+
+    html = bob_client.get("/api/docs").content.decode()
+    assets = re.findall(r'(?:src|href)="([^"]+)"', html)
+    assert any(a.endswith("swagger-ui-bundle.js") for a in assets)
+    assert assets and all(a.startswith("/static/") for a in assets), assets
+    settings = json.loads(re.search(r'id="swagger-settings">(.*?)</script>', html, re.S).group(1))
+    assert settings["validatorUrl"] is None  # no badge fetched from validator.swagger.io
+
+
+def test_a_missing_object_is_answered_with_a_code_as_the_schema_says(bob_client):
+    for url in ("/api/books/999999", "/api/books/999999/pages/1"):
+        response = bob_client.get(url)
+        assert response.status_code == 404
+        assert response.json() == {"code": "not_found", "detail": "Not Found"}, url

@@ -369,22 +369,26 @@ SERVED_ADMIN = ("alice", "a-long-served-password")
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    """Return the port of `manage.py serve` (daphne) with a 3 MB upload limit, on loopback.
+def served_with_log(tmp_path_factory):
+    """Return the port of `manage.py serve` (daphne) with a 3 MB upload limit, on loopback,
+    and the file its log goes to.
 
     Its database has one account, SERVED_ADMIN.
     """
     with socket.socket() as probe_socket:
         probe_socket.bind(("127.0.0.1", 0))
         port = probe_socket.getsockname()[1]
-    env = {**os.environ, "LIBRARIAN_DATA_DIR": str(tmp_path_factory.mktemp("served")),
+    data = tmp_path_factory.mktemp("served")
+    env = {**os.environ, "LIBRARIAN_DATA_DIR": str(data),
            "LIBRARIAN_MAX_UPLOAD_MB": "3", "LIBRARIAN_WORKER_THREADS": "0",
            "LIBRARIAN_ADMIN_USER": SERVED_ADMIN[0], "LIBRARIAN_ADMIN_PASSWORD": SERVED_ADMIN[1]}
     for command in (["migrate", "--noinput"], ["ensure_admin"]):
         subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=env, check=True,
                        capture_output=True, timeout=300)
-    server = subprocess.Popen([sys.executable, "manage.py", "serve", "--port", str(port)], cwd=ROOT,
-                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    log = data / "server.log"
+    with open(log, "wb") as output:
+        server = subprocess.Popen([sys.executable, "manage.py", "serve", "--port", str(port)],
+                                  cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -393,10 +397,16 @@ def served(tmp_path_factory):
                 break
             except OSError:
                 time.sleep(0.2)
-        yield port
+        yield port, log
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def served(served_with_log):
+    """Return the port of the served app (see served_with_log)."""
+    return served_with_log[0]
 
 
 def post_raw(port: int, headers: str, body_chunks=(), path="/api/books") -> tuple[bytes, int]:
@@ -476,3 +486,42 @@ def test_the_real_server_takes_uploads_from_librarians_up_to_the_limit(served, t
     assert answer.startswith(b"HTTP/1.1 201 "), answer[:300]
     book = json.loads(answer.partition(b"\r\n\r\n")[2])
     assert book["created"] and book["book"]["sha256"] == hashlib.sha256(pdf).hexdigest()
+
+
+def exchange(port: int, request: bytes) -> bytes:
+    """Send request as it is; return the whole answer (the server closes the connection)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as connection:
+        connection.sendall(request)
+        answer = b""
+        while data := connection.recv(65536):
+            answer += data
+    return answer
+
+
+@pytest.mark.slow
+def test_the_real_server_answers_hostile_heads_and_logs_one_warning_each(served_with_log):
+    """A 2,000-character Japanese search, a Host not allowed, too many fields: each gets its
+    4xx answer, and the log a one-line warning, no traceback, no ERROR."""
+    from urllib.parse import quote, urlencode
+
+    port, log = served_with_log
+    search = f"GET /search?q={quote('検索' * 1000)} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+    assert len(search) > 18_000
+    answer = exchange(port, search.encode())
+    assert answer.startswith(b"HTTP/1.1 414 "), answer[:200]
+    answer = exchange(port, b"GET /login/ HTTP/1.1\r\nHost: evil.example\r\n"
+                            b"Connection: close\r\n\r\n")
+    assert answer.startswith(b"HTTP/1.1 400 ") and b"That cannot be done" in answer, answer[:300]
+    fields = urlencode({f"f{n}": "x" for n in range(1001)})
+    signed_in = authorization(*SERVED_ADMIN)
+    answer = exchange(port, (f"GET /api/books?{fields} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                             f"{signed_in}\r\nConnection: close\r\n\r\n").encode())
+    assert answer.startswith(b"HTTP/1.1 400 ") and b'"code": "bad_request"' in answer, answer[:300]
+    time.sleep(0.5)  # the log is written as the answers go
+    logged = log.read_text()
+    assert "Traceback" not in logged and " ERROR " not in logged, logged
+    warnings = [line for line in logged.splitlines() if " WARNING " in line]
+    assert any("Refused a request-head line of over 16384 bytes" in line and line.endswith(": 414")
+               for line in warnings), warnings
+    assert any("(DisallowedHost) in GET /login/" in line for line in warnings), warnings
+    assert any("(TooManyFieldsSent) in GET /api/books" in line for line in warnings), warnings

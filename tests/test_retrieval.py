@@ -783,3 +783,27 @@ def test_the_models_terms_count_beside_the_questions_own_words(suggesting, saili
     suggesting.pieces = ["cleat hitch"]
     answer = retrieval.ask("Which knot makes a fixed loop at the end of a rope?")
     assert first(answer) == ("Sailing Handbook", "2.1 Bowline")
+
+
+def test_one_encoders_share_of_the_count_follows_the_others():
+    reports = []
+    first = writer.part_progress(lambda *report: reports.append(report), 0, 10, 20, 10)
+    second = writer.part_progress(lambda *report: reports.append(report), 10, 10, 20, 10)
+    first(3, 6), first(6, 6)  # 4 of its 10 passages reused: 6 to embed
+    second(5, 10), second(10, 10)
+    assert reports == [(3, 10), (5, 10), (7, 10), (10, 10)]
+    assert writer.part_progress(None, 0, 1, 1, 1) is None
+
+
+def test_building_counts_the_passages_once_over_both_encoders(sailing, settings):
+    """Each encoder used to count its own passages from 0: 1472/3284 was followed by 192/3284."""
+    import shutil
+
+    settings.LIBRARIAN_ENGLISH_EMBEDDINGS = "minilm"
+    shutil.rmtree(files.book_dir(sailing.pk), ignore_errors=True)  # nothing to reuse
+    reports = []
+    writer.build(sailing, progress=lambda done, total: reports.append((done, total)))
+    [total] = {total for _, total in reports}
+    assert len(reports) >= 2 and reports[-1] == (total, total)
+    assert [done for done, _ in reports] == sorted(done for done, _ in reports)
+    assert reports[0][0] < total  # the first encoder's part ends halfway, not at the total

@@ -399,3 +399,31 @@ def test_an_outcome_that_meets_a_lock_is_recorded_once_the_lock_is_gone(book, st
     assert runner.run_pending("w1") == 2
     assert len(refused) == 2
     assert run_of(book, "first").status == run_of(book, "second").status == Status.DONE
+
+
+@pytest.mark.parametrize("done,total,shown,expected", [
+    (192, 3284, (1472, 3284), True), (1472, 3284, (1472, 3284), False), (4, 10, (1472, 3284), True),
+    (9, 10, (1472, 3284), False), (0, 1, (0, 1), False), (0, 0, (0, 1), False)])
+def test_a_report_is_behind_when_its_share_is_smaller(done, total, shown, expected):
+    assert runner.behind(done, total, shown) is expected
+
+
+def test_a_stage_that_starts_a_part_over_is_never_shown_going_back(book, stages, monkeypatch):
+    from django.db.models import QuerySet
+
+    update, written = QuerySet.update, []
+
+    def recording(queryset, **fields):
+        if set(fields) == {"done", "total", "heartbeat_at"}:
+            written.append((fields["done"], fields["total"]))
+        return update(queryset, **fields)
+
+    def run(self, ctx, book, progress):
+        for done, total in [(0, 1), (1472, 3284), (192, 3284), (2000, 3284), (5, 10), (3284, 3284)]:
+            progress(done, total, checkpoint=True)
+        return "done"
+
+    monkeypatch.setattr(QuerySet, "update", recording)
+    monkeypatch.setattr(stages["first"], "run", run)
+    runner.run_pending("w1")
+    assert written[:4] == [(0, 1), (1472, 3284), (2000, 3284), (3284, 3284)]

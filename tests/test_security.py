@@ -337,3 +337,50 @@ def test_data_files_are_private(tmp_path):
     loose = {name: oct(mode) for name, mode in modes.items()
              if mode & 0o077 or (mode & 0o700) not in (0o700, 0o600, 0o400)}
     assert loose == {}
+
+
+def bad_input_log(client_call) -> tuple[object, str]:
+    """Return the response of client_call() and what the bad-input handler logged meanwhile."""
+    import io
+    import logging
+
+    [handler] = logging.getLogger("django.security").handlers
+    buffer = io.StringIO()
+    previous = handler.setStream(buffer)
+    try:
+        response = client_call()
+    finally:
+        handler.setStream(previous)
+    return response, buffer.getvalue()
+
+
+@pytest.mark.parametrize("url", ["/", "/login/", "/search?q=x", "/api/books", "/no-such-page"])
+def test_a_host_that_is_not_allowed_gets_400_and_one_warning_line(bob_client, url):
+    response, logged = bad_input_log(lambda: bob_client.get(url, HTTP_HOST="evil.example"))
+    assert response.status_code == 400
+    assert "That cannot be done" in response.content.decode()  # the app's own 400 page
+    [line] = logged.splitlines()
+    assert " WARNING django.security.DisallowedHost: Refused bad input (DisallowedHost) " \
+           f"in GET {url.split('?')[0]}: Invalid HTTP_HOST header: 'evil.example'." in line
+
+
+TOO_MANY = {f"field{n}": "x" for n in range(settings.DATA_UPLOAD_MAX_NUMBER_FIELDS + 1)}
+
+
+@pytest.mark.parametrize("method,url", [("post", "/login/"), ("get", "/search"),
+                                        ("post", "/books/register"), ("get", "/api/books"),
+                                        ("post", "/api/books")])
+def test_too_many_fields_get_400_and_one_warning_line_without_a_traceback(alice_client, method,
+                                                                          url):
+    response, logged = bad_input_log(lambda: getattr(alice_client, method)(url, TOO_MANY))
+    assert response.status_code == 400
+    [line] = logged.splitlines()
+    assert " WARNING django.security.TooManyFieldsSent: Refused bad input (TooManyFieldsSent) " \
+           f"in {method.upper()} {url}: The number of GET/POST parameters exceeded" in line
+
+
+def test_bad_input_cannot_forge_a_log_line(client):
+    response, logged = bad_input_log(
+        lambda: client.get("/x%0A2026-01-01 ERROR forged", HTTP_HOST="evil.example\nforged"))
+    assert response.status_code == 400
+    assert len(logged.splitlines()) == 1 and "forged" in logged

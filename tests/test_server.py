@@ -1,11 +1,14 @@
-"""librarian.server inside daphne's HTTP channel: bodies held while the sender is checked.
+"""librarian.server inside daphne's HTTP channel: bodies held while the sender is checked,
+request heads too long for it answered with a status.
 
-The channel is Twisted's own, on an in-memory transport; the credential check
-is a Deferred the test answers when it likes, so a body can stream in, in
-small pieces, for as long as the check takes.
+The channel is the server's own (Twisted's, with its answer to over-long
+lines), on an in-memory transport; the credential check is a Deferred the test
+answers when it likes, so a body can stream in, in small pieces, for as long as
+the check takes.
 """
 
 from types import SimpleNamespace
+from urllib.parse import quote
 
 import pytest
 from twisted.internet.defer import Deferred
@@ -38,7 +41,7 @@ def checks(monkeypatch, settings):
 
 
 def connect() -> tuple[HTTPChannel, StringTransport]:
-    channel = HTTPChannel()
+    channel = server.LimitedChannel()
     channel.requestFactory = Recorded
     channel.factory = SimpleNamespace(server=SimpleNamespace(protocol_connected=lambda _: None))
     channel.callLater = Clock().callLater  # the idle timeout never fires
@@ -126,3 +129,56 @@ def test_a_body_is_invited_with_100_continue_only_once_it_may_be_sent(checks):
     small, at_once = connect()
     small.dataReceived(head(1000, extra=expect))
     assert at_once.value() == b"HTTP/1.1 100 Continue\r\n\r\n" and len(checks) == 1
+
+
+def long_search(characters: int) -> bytes:
+    """Return a GET of the search page for that many Japanese characters (9 bytes each)."""
+    return f"GET /search?q={quote('検' * characters)} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()
+
+
+@pytest.mark.parametrize("pieces_of", [None, 1000])
+def test_a_request_line_too_long_is_answered_414_not_dropped(pieces_of):
+    channel, transport = connect()
+    request = long_search(2000)  # an 18 KB request line
+    for data in pieces(request, pieces_of) if pieces_of else [request]:
+        if not transport.disconnecting:
+            channel.dataReceived(data)
+    answer = transport.value()
+    assert answer.startswith(b"HTTP/1.1 414 Request-URI Too Long\r\n"), answer[:100]
+    assert answer.endswith(b"The address is longer than 16 KB. Search with fewer words.")
+    assert transport.disconnecting and channel.handed == []
+
+
+def test_a_header_too_long_is_answered_431():
+    channel, transport = connect()
+    channel.dataReceived(b"GET / HTTP/1.1\r\nCookie: " + b"a" * 20_000 + b"\r\n\r\n")
+    assert transport.value().startswith(b"HTTP/1.1 431 Request Header Fields Too Large\r\n")
+    assert transport.disconnecting and channel.handed == []
+
+
+def test_a_long_search_within_the_limit_reaches_the_app_with_its_headers():
+    channel, transport = connect()
+    request = long_search(1700).replace(b"\r\n\r\n", b"\r\nCookie: " + b"c" * 4000 + b"\r\n\r\n")
+    channel.dataReceived(request)  # a 15 KB line and 4 KB of headers: 19 KB of head in all
+    assert transport.value() == b"" and len(channel.handed) == 1
+
+
+@pytest.mark.parametrize("line,status", [
+    (b"GET /search?q=%E6%A4%9C HTTP/1.1", 414), (b"POST /api/books", 414),
+    (b"Cookie: a=b", 431), (b"X-Anything: GET /x", 431), (b"get /x", 431)])
+def test_the_status_says_which_line_was_too_long(line, status):
+    assert server.head_line_refusal(line)[0] == status
+
+
+def test_the_server_builds_its_connections_on_the_channel_that_answers_414():
+    from daphne.http_protocol import HTTPFactory
+    from twisted.internet.address import IPv4Address
+
+    daphne = server.LimitedServer.__new__(server.LimitedServer)
+    daphne.http_factory = HTTPFactory(daphne)  # as daphne's Server.run sets it
+    protocol = daphne.http_factory.buildProtocol(IPv4Address("TCP", "127.0.0.1", 5000))
+    transport = StringTransport()
+    protocol.makeConnection(transport)
+    protocol.dataReceived(long_search(2000))
+    assert transport.value().startswith(b"HTTP/1.1 414 ")
+    assert protocol.requestFactory is server.LimitedRequest

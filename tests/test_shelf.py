@@ -8,7 +8,7 @@ from books.deletion import delete_book
 from books.models import Book, Collection, Heading, Page, ReviewFlag
 from books.storage import blob_path, data_dir
 from chat.models import Conversation, Message
-from chat.signals import REMOVED_NOTE
+from chat.signals import is_removal
 from indexing import runner
 from indexing.models import StageRun
 
@@ -36,7 +36,7 @@ def test_a_librarian_renames_a_book_and_gives_its_details(alice_client, boats):
     assert boats.language_list == ["en", "fr"] and boats.languages_fixed
     assert [c.name for c in boats.collections.all()] == ["Seamanship"]
     page = alice_client.get(boats.get_absolute_url()).content.decode()
-    assert "Boats, a guide" in page and "Ann Reef; Bo Line, 2019 · 2nd" in page
+    assert "Boats, a guide" in page and "Ann Reef, Bo Line, 2019 · 2nd" in page
     assert "English, French" in page and "Seamanship" in page
 
 
@@ -125,7 +125,7 @@ def test_deleting_a_book_leaves_nothing_a_reader_could_reach(alice, alice_client
     assert blob_path(fune.sha256).exists()  # the other book keeps its file
     answer.refresh_from_db()
     assert [card["book_id"] for card in answer.results] == [fune.pk]
-    assert answer.text == "" and answer.note == REMOVED_NOTE  # it cited the deleted book
+    assert answer.text == "" and is_removal(answer.note)  # it cited the deleted book
     for url in (reverse("book", args=[boats.pk]), reverse("page", args=[boats.pk, 2]),
                 reverse("page-image", args=[boats.pk, 2, "thumb"]),
                 reverse("clip", args=[boats.pk]) + "?start=1&end=1",
@@ -227,3 +227,72 @@ def test_chat_questions_can_be_limited_to_a_collection(bob_client, boats, fune, 
         actions.check_question("Where?", "", "9999")
     page = bob_client.get(reverse("chat")).content.decode()
     assert 'name="collection"' in page and ">Sea</option>" in page
+
+
+def test_the_edit_form_takes_authors_one_a_line(alice_client, boats):
+    content = alice_client.get(reverse("book-edit", args=[boats.pk])).content.decode()
+    assert '<textarea name="authors"' in content and "one name a line" in content
+    alice_client.post(reverse("book-edit", args=[boats.pk]),
+                      details(boats, authors="Ann Reef\r\nLee, Bo\r\n\r\n"))
+    boats.refresh_from_db()
+    assert boats.author_list == ["Ann Reef", "Lee, Bo"]
+    content = alice_client.get(reverse("book-edit", args=[boats.pk])).content.decode()
+    assert ">\nAnn Reef\nLee, Bo</textarea>" in content
+    assert "Ann Reef; Lee, Bo" in alice_client.get(reverse("shelf")).content.decode()
+
+
+def test_too_many_authors_are_refused_not_cut(alice_client, boats):
+    names = "\n".join(f"Ann {n:03d}" for n in range(60))  # 479 characters typed, 538 stored
+    response = alice_client.post(reverse("book-edit", args=[boats.pk]),
+                                 details(boats, authors=names))
+    assert response.status_code == 400
+    assert "more than 500 characters together" in response.content.decode()
+
+
+def test_the_authors_a_pdf_names_are_registered_as_several(shelve, tmp_path):
+    import pymupdf
+
+    from tests.pdfs import make_pdf
+
+    path = make_pdf(tmp_path / "knots.pdf", ["Knots"])
+    with pymupdf.open(path) as document:
+        document.set_metadata({"author": "Ann Reef, Bo Line & Cy Knot"})
+        document.saveIncr()
+    assert shelve(path, process=False).author_list == ["Ann Reef", "Bo Line", "Cy Knot"]
+
+
+def test_a_book_read_to_the_end_shows_one_ready_state_not_a_chip_per_stage(bob_client, boats):
+    content = bob_client.get(reverse("shelf")).content.decode()
+    assert '<p class="ready small"' in content and 'class="badge done"' not in content
+    boats.stage_runs.filter(stage="embed").update(status=StageRun.Status.FAILED)
+    content = bob_client.get(reverse("shelf")).content.decode()
+    assert 'class="ready' not in content and 'class="badge failed"' in content
+    assert content.count('class="badge done"') == 5
+
+
+def test_a_deleted_books_places_leave_the_guide_and_a_note_is_shown_once(alice, alice_client,
+                                                                         boats, fune):
+    first = _answer_citing(alice, boats, fune)
+    first.results = [{**card, "page_start": 2, "page_end": 2} for card in first.results]
+    place = {"book_id": boats.pk, "page_start": 2, "page_end": 2, "breadcrumb": ["1 Sails"]}
+    first.guide = {"text": "Read [1].", "language": "en",
+                   "places": [{**place, "n": 1}, {**place, "book_id": fune.pk, "n": 2}],
+                   "refined": {"terms": ["sail"], "place": place, "n": 1}}
+    first.save()
+    second = Message.objects.create(conversation=first.conversation, role=Message.Role.ASSISTANT,
+                                    results=[{"n": 1, "book_id": boats.pk, "excerpt": "reef",
+                                              "page_start": 3, "page_end": 3}])
+    alice_client.post(reverse("book-delete", args=[boats.pk]))
+    first.refresh_from_db(), second.refresh_from_db()
+    assert [place["book_id"] for place in first.guide["places"]] == [fune.pk]
+    assert "refined" not in first.guide and second.results == []
+    assert first.note == second.note == (
+        "“A Short Guide to Boats” has been deleted from the shelf since; its places are no longer "
+        "shown.") and is_removal(first.note)
+    page = alice_client.get(first.conversation.get_absolute_url()).content.decode()
+    assert page.count("has been deleted from the shelf since") == 1  # the note once
+    assert page.count("Its places were in a book deleted since.") == 1  # the answer it emptied
+    assert f"/books/{boats.pk}/" not in page and "Nothing on the shelf" not in page
+    fune.delete()  # a second book gone: the note speaks of books
+    first.refresh_from_db()
+    assert first.note.startswith("Books cited here have been deleted") and first.guide is None

@@ -1,11 +1,9 @@
-import re
-
 from django import template
 
 from books import reading
+from books.text import language_of
 
 register = template.Library()
-_JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
 
 
 @register.simple_tag(takes_context=True)
@@ -35,4 +33,4 @@ def _language_of_question(answer) -> str:
     without a guide, which would say, found nothing)."""
     asked = (answer.conversation.messages.filter(role="user", id__lt=answer.id)
              .order_by("-id").values_list("text", flat=True).first()) or ""
-    return "ja" if _JAPANESE.search(asked) else "en"
+    return language_of(asked)

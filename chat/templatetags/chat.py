@@ -7,6 +7,7 @@ from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
 
 from chat import cards, clarify
+from chat.signals import is_removal
 
 register = template.Library()
 _CITATION = re.compile(r"\[(\d+(?:, \d+)*)\]")
@@ -58,3 +59,9 @@ def cited(text, answer):
 @register.filter
 def recommendation_text(value):
     return cards.recommendation_text(value)
+
+
+@register.filter
+def removal(note) -> bool:
+    """Return whether an answer's note says a book it cited was deleted since."""
+    return is_removal(note or "")

@@ -25,3 +25,10 @@ def any_active(books) -> bool:
 def running_stage(book) -> StageRun | None:
     """Return the stage run now running on book, if one is."""
     return book.stage_runs.filter(status=StageRun.Status.RUNNING).first()
+
+
+@register.simple_tag
+def read_to_the_end(book) -> bool:
+    """Return True once every stage of book is done (its prefetched runs: no query per book)."""
+    runs = book.stage_runs.all()
+    return bool(runs) and all(run.status == StageRun.Status.DONE for run in runs)

@@ -43,10 +43,14 @@ def build(book: Book, progress=None) -> str:
             owners.append(chunk.key)
     hashes = [hashlib.sha1(text.encode()).hexdigest()[:20] for text in texts]
     models, chosen_hashes, embedded, made = {}, {}, {}, 0
-    for encoder in embeddings.encoders():
-        chosen = [i for i, text in enumerate(texts) if encoder.applies(text)]
+    shares = [(encoder, [i for i, text in enumerate(texts) if encoder.applies(text)])
+              for encoder in embeddings.encoders()]
+    work, before = sum(len(chosen) for _, chosen in shares), 0
+    for encoder, chosen in shares:
         digests = [hashes[i] for i in chosen]
-        rows, fresh = _vectors(book.pk, encoder, [texts[i] for i in chosen], digests, progress)
+        report = part_progress(progress, before, len(chosen), work, len(texts))
+        rows, fresh = _vectors(book.pk, encoder, [texts[i] for i in chosen], digests, report)
+        before += len(chosen)
         vectors.write_book(folder, encoder.role, rows, [owners[i] for i in chosen])
         models[encoder.role], chosen_hashes[encoder.role] = encoder.name, digests
         embedded[encoder.role] = rows
@@ -71,6 +75,23 @@ def build(book: Book, progress=None) -> str:
     names.put(book.pk, cover)
     invalidate(book.pk)
     return f"{len(chunks)} sections, {len(texts)} passages ({made} embedded anew)"
+
+
+def part_progress(progress, before: int, share: int, work: int, passages: int):
+    """Return the progress callback of one encoder's share of the work (None without progress).
+
+    Each encoder reports (embedded, to embed) over the passages it has no
+    vector for; the stage shows one count over the book's passages that only
+    goes up: the encoders' shares one after the other, reused vectors done.
+    """
+    if progress is None:
+        return None
+
+    def report(done: int, missing: int) -> None:
+        finished = before + share - missing + done
+        progress(passages * finished // max(work, 1), passages)
+
+    return report
 
 
 def _vectors(book_id, encoder, texts, hashes, progress):

@@ -6,7 +6,9 @@
     if (!field) return;
     button.hidden = false;
     button.addEventListener("click", () => {
-      field.value = button.dataset.value;
+      const value = button.dataset.value;
+      // Several names ("A; B") go into the authors box one a line, as it asks.
+      field.value = field.tagName === "TEXTAREA" ? value.split(/\s*;\s*/).join("\n") : value;
       field.focus();
     });
   });

@@ -26,7 +26,8 @@ SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 STREAM = re.compile(r"/chat/answers/\d+/stream")
 LAPTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
-PERSONAS = {"alice": "alice-password", "bob": "bob-password"}  # librarian, reader
+# librarian, reader, and the administrator who also sees the admin
+PERSONAS = {"alice": "alice-password", "bob": "bob-password", "ada": "ada-password"}
 START_SECONDS = 60
 PIPELINE_SECONDS = 240
 
@@ -36,6 +37,7 @@ from librarian.auth import LIBRARIANS_GROUP
 alice = User.objects.create_user("alice", password="{PERSONAS['alice']}")
 alice.groups.add(Group.objects.get(name=LIBRARIANS_GROUP))
 User.objects.create_user("bob", password="{PERSONAS['bob']}")
+User.objects.create_superuser("ada", password="{PERSONAS['ada']}")
 """
 
 

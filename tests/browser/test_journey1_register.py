@@ -58,7 +58,7 @@ def test_a_librarian_registers_two_scans_and_sees_their_contents(open_page, scan
 
     # The shelf follows the pipeline by itself: badges change while the page stays loaded.
     page.evaluate(f"{MARKER} = true")
-    boats = cards.filter(has_text=BOATS_TITLE).locator(".badges")
+    boats = cards.filter(has_text=BOATS_TITLE).locator(".book-state")
     expect(boats).not_to_have_text(boats.inner_text(), use_inner_text=True,
                                    timeout=PIPELINE_SECONDS * 1000)
     assert page.evaluate(MARKER) is True
