@@ -16,6 +16,7 @@ from indexing.textlayer import is_usable, lines_from_dict, page_lines
         ("reefknοt", "reefknot"),  # a Greek omicron OCR put in a Latin word
         ("Рython аnd СSS", "Python and CSS"),  # Cyrillic look-alikes starting words
         ("α = 0.5, Ωmega, ολα", "α = 0.5, Ωmega, ολα"),  # real Greek stays
+        ("\u200cinstall-tl\u200c と\u200b\u200d\u2060\ufeffする", "install-tl とする"),
     ],
 )
 def test_search_text_is_normalised_as_printed(text, expected):
@@ -33,6 +34,12 @@ def test_an_excerpt_marks_every_term_around_the_first_match():
     assert segments[0] == ("…", False) and segments[-1] == ("…", False)
     assert [s for s, matched in segments if matched] == ["bowline", "bowline"]
     assert sum(len(s) for s, _ in segments[1:-1]) == 120
+
+
+def test_an_excerpt_shows_no_zero_width_characters():
+    segments = excerpt("run \u200cinstall-tl\u200c\ufeff now", ["install-tl"])
+    assert "".join(s for s, _ in segments) == "run install-tl now"
+    assert ("install-tl", True) in segments
 
 
 def test_an_excerpt_is_case_insensitive_and_keeps_the_page_spelling():
