@@ -105,3 +105,26 @@ def test_invisible_text_is_marked():
 )
 def test_it_tells_real_text_from_junk(texts, usable):
     assert is_usable([{"text": text} for text in texts]) is usable
+
+
+def _logo_page(lowered: float = 2.2, raised: float = 2.6, small: float = 8):
+    """Return a page that sets "TeX Live" and "LaTeX" as the logos are typeset: T, a lowered
+    E, X; L, a small raised A, T, a lowered E, X."""
+    document = pymupdf.open()
+    page = document.new_page()
+    helv = pymupdf.Font("helv")
+    x = 72.0
+    for char, dy, size in [("T", 0, 11), ("E", lowered, 11), ("X", 0, 11), (" Live", 0, 11),
+                           (" L", 0, 11), ("A", -raised, small), ("T", 0, 11), ("E", lowered, 11),
+                           ("X", 0, 11)]:
+        page.insert_text((x, 100 + dy), char, fontname="helv", fontsize=size)
+        x += helv.text_length(char, fontsize=size) - (1.5 if char in "TE" else 0)
+    return page
+
+
+def test_the_tex_logos_read_as_tex_not_capitals():
+    assert [line["text"] for line in page_lines(_logo_page())] == ["TeX Live LaTeX"]
+
+
+def test_capitals_on_one_baseline_stay_capitals():
+    assert [line["text"] for line in page_lines(_logo_page(lowered=0, raised=0, small=11))] == ["TEX Live LATEX"]
