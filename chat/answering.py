@@ -21,7 +21,7 @@ from datetime import timedelta
 from django.db import connection
 from django.db.models import Q
 from django.template.loader import render_to_string
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from books.models import Book
 from chat import actions, cards, retrieve
@@ -85,6 +85,7 @@ def events(answer_id: int) -> Iterator[Event]:
 
 def _write(answer: Message, written: dict) -> Iterator[Event]:
     question = actions.question_of(answer).text
+    answer.language = cards.question_language(question)  # the cards' labels are in it
     asked = {"user": answer.conversation.user, "book_ids": answer.book_ids or None,
              "context": actions.previous_context(answer)}
     found = retrieve.search(question, **asked)
@@ -101,7 +102,7 @@ def _write(answer: Message, written: dict) -> Iterator[Event]:
         card = cards.card(result, len(answer.results) + 1)
         card["book_pages"] = _page_count(card["book_id"], page_counts)
         answer.results.append(card)
-        yield Event("card", {"n": card["n"], "html": render_card(card, answer.pk)})
+        yield Event("card", {"n": card["n"], "html": render_card(card, answer)})
     answer.answer_type = outcome.type[:32]
     answer.recommendation = cards.plain(outcome.recommendation) or None
     answer.context = cards.plain(outcome.context)
@@ -170,8 +171,10 @@ def replay(answer: Message) -> Iterator[Event]:
         yield Event("busy", {"message": "This answer is still being written. "
                                         "Reload the page in a moment to see it."})
         return
+    question = actions.question_of(answer)
+    answer.language = cards.question_language(question.text if question else "")
     for card in answer.results:
-        yield Event("card", {"n": card["n"], "html": render_card(card, answer.pk)})
+        yield Event("card", {"n": card["n"], "html": render_card(card, answer)})
     if answer.recommendation and not answer.guide:
         yield Event("recommendation", {"html": _render("recommendation", answer)})
     if answer.guide:
@@ -186,12 +189,14 @@ def replay(answer: Message) -> Iterator[Event]:
     yield Event("done", {})
 
 
-def render_card(card: dict, answer_id: int) -> str:
-    return render_to_string(f"{TEMPLATE}#card", {"card": cards.present(card, answer_id)})
+def render_card(card: dict, answer: Message) -> str:
+    with translation.override(cards.answer_language(answer)):
+        return render_to_string(f"{TEMPLATE}#card", {"card": cards.present(card, answer.pk)})
 
 
 def _render(partial: str, answer: Message) -> str:
-    return render_to_string(f"{TEMPLATE}#{partial}", {"answer": answer})
+    with translation.override(cards.answer_language(answer)):
+        return render_to_string(f"{TEMPLATE}#{partial}", {"answer": answer})
 
 
 def answer_now(answer_id: int) -> None:

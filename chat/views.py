@@ -7,11 +7,12 @@ from django.http import JsonResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
+from django.utils.translation import gettext as _
 
 from books import clip
 from books.access import get_book
 from books.models import Book, Collection
-from chat import actions, answering, examples
+from chat import actions, answering, cards, examples
 from chat.models import Message
 from librarian.inputs import whole_number
 
@@ -23,6 +24,7 @@ def _page(request, conversation=None, status=200):
     books = list(Book.objects.only("pk", "title")[:BOOKS_IN_MENU])
     collections = list(Collection.objects.all())
     _label_scopes(thread, {book.pk: book.title for book in books})
+    _label_languages(thread)
     last_question = next((m for m in reversed(thread) if m.role == Message.Role.USER), None)
     context = {
         "conversation": conversation,
@@ -59,6 +61,16 @@ def _label_scopes(thread, titles):
     for message in thread:
         if message.role == Message.Role.USER and message.book_ids:
             message.scope = ", ".join(titles.get(pk, f"book {pk}") for pk in message.book_ids)
+
+
+def _label_languages(thread):
+    """Give each answer its question's language: its labels are shown in it."""
+    language = "en"
+    for message in thread:
+        if message.role == Message.Role.USER:
+            language = cards.question_language(message.text)
+        else:
+            message.language = language
 
 
 @login_required
@@ -102,6 +114,7 @@ def _asked(answer: Message) -> dict:
     question = actions.question_of(answer)
     _label_scopes([question], dict(Book.objects.filter(pk__in=question.book_ids)
                                    .values_list("pk", "title")))
+    answer.language = cards.question_language(question.text)
     html = (render_to_string("chat/_answer.html#question", {"message": question})
             + render_to_string("chat/_answer.html#answer", {"answer": answer}))
     return {
@@ -139,7 +152,7 @@ async def _events(answer_id: int):
 @require_POST
 def delete(request, pk):
     actions.delete_conversation(request.user, pk)
-    messages.success(request, "The conversation was deleted.")
+    messages.success(request, _("The conversation was deleted."))
     return redirect("chat")
 
 

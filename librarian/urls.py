@@ -18,6 +18,7 @@ urlpatterns = [
     path("favicon.ico", favicon, name="favicon"),
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("i18n/", include("django.conf.urls.i18n")),  # set_language: the language switch
     path("admin/", admin.site.urls),
     path("api/", api.urls),
     path("", include("books.review.urls")),

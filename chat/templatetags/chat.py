@@ -52,3 +52,14 @@ def cited(text, answer):
 @register.filter
 def recommendation_text(value):
     return cards.recommendation_text(value)
+
+
+@register.filter
+def answer_language(answer):
+    """Return the language an answer's labels are shown in: its question's."""
+    return cards.answer_language(answer)
+
+
+@register.filter
+def question_language(text):
+    return cards.question_language(text)
