@@ -2,6 +2,7 @@
 
 import ast
 import gettext
+import json
 import re
 from pathlib import Path
 
@@ -35,6 +36,12 @@ def test_the_language_switch_is_remembered_over_the_browsers(bob):
     assert "書棚" in page and "ログアウト" in page and 'value="en"' in page
     client.post(reverse("set_language"), {"language": "en", "next": "/"})
     assert "Log out" in client.get(reverse("shelf")).text
+
+
+def test_the_scripts_catalogue_is_in_the_pages_language():
+    answer = json.dumps("回答")[1:-1]  # the catalogue writes non-ASCII escaped
+    assert answer in Client(HTTP_ACCEPT_LANGUAGE="ja").get(reverse("javascript-catalog")).text
+    assert answer not in Client(HTTP_ACCEPT_LANGUAGE="en").get(reverse("javascript-catalog")).text
 
 
 def answer_html(client, user, question):
@@ -83,11 +90,12 @@ def entries(po: str) -> list[tuple[str, str, str]]:
     return out
 
 
-def test_every_message_is_translated_and_compiled():
-    po = entries((LOCALE / "django.po").read_text(encoding="utf-8"))
-    assert len(po) > 250
+@pytest.mark.parametrize(("domain", "least"), [("django", 250), ("djangojs", 20)])
+def test_every_message_is_translated_and_compiled(domain, least):
+    po = entries((LOCALE / f"{domain}.po").read_text(encoding="utf-8"))
+    assert len(po) > least
     assert [msgid for _, msgid, msgstr in po if not msgstr] == []
-    with open(LOCALE / "django.mo", "rb") as mo:
+    with open(LOCALE / f"{domain}.mo", "rb") as mo:
         compiled = gettext.GNUTranslations(mo)
     stale = [msgid for context, msgid, msgstr in po
              if msgstr not in (compiled.pgettext(context, msgid) if context else
