@@ -17,7 +17,8 @@ class BookForm(forms.ModelForm):
     """
 
     languages = forms.MultipleChoiceField(
-        choices=languages.CHOICES, required=False, label=_("Languages"), widget=forms.CheckboxSelectMultiple)
+        choices=languages.CHOICES, required=False, label=_("Languages"),
+        widget=forms.CheckboxSelectMultiple)
     collections = forms.ModelMultipleChoiceField(
         queryset=Collection.objects.all(), required=False, label=_("Collections"),
         widget=forms.CheckboxSelectMultiple)

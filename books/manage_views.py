@@ -42,7 +42,8 @@ def delete_book(request, pk):
     if request.method == "POST":
         title = book.title
         deletion.delete_book(book)
-        messages.success(request, _("Deleted “%(title)s” and everything made from it.") % {"title": title})
+        messages.success(request, _("Deleted “%(title)s” and everything made from it.") % {
+            "title": title})
         return redirect("shelf")
     context = {
         "book": book,
@@ -98,6 +99,6 @@ def rename_collection(request, pk):
 def delete_collection(request, pk):
     collection = get_object_or_404(Collection, pk=pk)
     collection.delete()
-    messages.success(request, _("Deleted the collection “%(name)s”; its books stay on the shelf.") % {
-        "name": collection})
+    messages.success(request, _("Deleted the collection “%(name)s”; its books stay on the "
+                                "shelf.") % {"name": collection})
     return redirect("collections")

@@ -1,4 +1,4 @@
-"""The interface in Japanese and English: the reader's language, and each answer in its question's."""
+"""The interface in Japanese and English: the reader's language; each answer in its question's."""
 
 import ast
 import gettext

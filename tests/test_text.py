@@ -127,4 +127,5 @@ def test_the_tex_logos_read_as_tex_not_capitals():
 
 
 def test_capitals_on_one_baseline_stay_capitals():
-    assert [line["text"] for line in page_lines(_logo_page(lowered=0, raised=0, small=11))] == ["TEX Live LATEX"]
+    flat = _logo_page(lowered=0, raised=0, small=11)
+    assert [line["text"] for line in page_lines(flat)] == ["TEX Live LATEX"]
