@@ -3,24 +3,37 @@
 A born-digital page says it exactly: its text layer carries every character's
 box, read again here from the PDF (``text_layer_boxes``) and lined up with the
 stored lines, which were made from the same layer. A scanned page's OCR lines
-carry only the line's box; re-reading the page for word boxes would cost an
-OCR pass per view, so a character is placed along its line by the advance
-width a proportional font (Helvetica) gives it (``advances``): the best
-estimate there is without the glyphs themselves, far closer on Latin text
-than counting characters ("multiplot" was marked "et multipl").
+carry only the line's box (with the detector's margin around the ink);
+asking the OCR engine for word boxes would cost an OCR pass per view. So the
+marked lines' strips of the scan are looked at instead (``scan_boxes``): the
+ink's rows give the line's real top and bottom, the gaps between inked
+columns its words, and where there are as many inked runs as words each word
+takes its run. Within a word, or where the runs do not match the words (CJK,
+a speck, a word OCR split), characters are spread over the ink by the
+advance widths a proportional font (Helvetica) gives them (``advances``): an
+estimate, far closer on Latin text than counting characters ("multiplot" was
+marked "et multipl").
 """
 
 import logging
+import re
 import unicodedata
 from functools import lru_cache
 
+import numpy as np
 import pymupdf
 
+from books.page_limits import PageTooLarge, check_page
 from indexing.textlayer import DICT_FLAGS, line_text
 
 logger = logging.getLogger(__name__)
 Box = tuple[float, float, float, float]
+_WORD = re.compile(r"\S+")
 SAME_BOX = 0.5  # points: a stored line's box is its text-layer line's, rounded to 0.1
+INK_SCALE = 4.0  # pixels a point at which a line's strip of the scan is looked at (288 dpi)
+INK_LEVEL = 128  # grey below this is ink
+WORD_GAP = 0.22  # an empty gap this share of the ink's height parts two words (a space)
+SPECK = 2  # inked runs narrower than this many pixels are dust, not letters
 
 
 def text_layer_boxes(path, number: int, lines: list[dict]) -> list[list[Box | None] | None]:
@@ -78,6 +91,75 @@ def characters(text: str, chars: list[tuple[str, Box]]) -> list[Box | None] | No
             return None
         out.append(box)
     return out
+
+
+def scan_boxes(path, number: int, lines: list[dict], marked, max_image_pixels: int):
+    """Return, per line of scanned page number, each character's box placed on the ink of the
+    page's image (None for a space; None for a line not marked, vertical, or without ink)."""
+    out: list[list[Box | None] | None] = [None] * len(lines)
+    try:
+        with pymupdf.open(path) as document:
+            page = document.load_page(number - 1)
+            check_page(page, max_image_pixels)
+            for index in sorted(marked):
+                line = lines[index]
+                if line.get("dir") == "v" or len(line.get("box") or ()) != 4:
+                    continue
+                clip = pymupdf.Rect(line["box"]) & page.rect
+                if clip.is_empty:
+                    continue
+                pixmap = page.get_pixmap(matrix=pymupdf.Matrix(INK_SCALE, INK_SCALE), clip=clip,
+                                         colorspace=pymupdf.csGRAY, alpha=False)
+                grey = np.frombuffer(pixmap.samples, np.uint8).reshape(
+                    pixmap.height, pixmap.stride)[:, :pixmap.width]
+                out[index] = on_ink(line.get("text", ""), tuple(clip), grey < INK_LEVEL)
+    except (OSError, RuntimeError, ValueError, IndexError, PageTooLarge):
+        logger.warning("Could not look at the ink of page %s of %s", number, path)
+    return out
+
+
+def on_ink(text: str, box: Box, ink) -> list[Box | None] | None:
+    """Return each character's box for a line of text whose strip (box, in points) of the scan
+    has ink (a boolean array, rows by columns), or None where the strip has none."""
+    rows, columns = np.flatnonzero(ink.any(axis=1)), ink.any(axis=0)
+    if not rows.size or not text.strip():
+        return None
+    x0, y0, x1, y1 = box
+    scale_x, scale_y = ink.shape[1] / (x1 - x0), ink.shape[0] / (y1 - y0)
+    runs = _runs(columns, gap=WORD_GAP * (rows[-1] - rows[0] + 1))
+    if not runs:
+        return None
+    lettered = np.zeros(ink.shape[1], bool)  # the rows inked by letters, not by specks
+    for left, right in runs:
+        lettered[left:right] = True
+    rows = np.flatnonzero(ink[:, lettered].any(axis=1))
+    top, bottom = y0 + rows[0] / scale_y, y0 + (rows[-1] + 1) / scale_y
+    words = [(m.start(), m.end()) for m in _WORD.finditer(text)]
+    if len(runs) != len(words):  # spread the whole line over its ink
+        words, runs = [(len(text) - len(text.lstrip()), len(text.rstrip()))], [
+            (runs[0][0], runs[-1][1])]
+    out: list[Box | None] = [None] * len(text)
+    for (start, end), (left, right) in zip(words, runs, strict=True):
+        widths = advances(text[start:end])
+        total, before = sum(widths) or 1.0, 0.0
+        span = (right - left) / scale_x
+        for offset, width in enumerate(widths):
+            if not text[start + offset].isspace():
+                a = x0 + left / scale_x + span * before / total
+                out[start + offset] = (a, top, a + span * width / total, bottom)
+            before += width
+    return out
+
+
+def _runs(columns, gap: float) -> list[tuple[int, int]]:
+    """Return the [start, end) pixel columns of inked runs, runs closer than gap joined."""
+    inked = np.flatnonzero(columns)
+    if not inked.size:
+        return []
+    breaks = np.flatnonzero(np.diff(inked) > gap)
+    starts = [inked[0], *inked[breaks + 1]]
+    ends = [*(inked[breaks] + 1), inked[-1] + 1]
+    return [(int(a), int(b)) for a, b in zip(starts, ends, strict=True) if b - a >= SPECK]
 
 
 @lru_cache(maxsize=4096)

@@ -130,15 +130,14 @@ def _spans(positions: list[tuple[int, int]]) -> list[Mark]:
 
 def box_of(line: dict, start: int, end: int, glyphs=None) -> tuple[float, float, float, float]:
     """Return the part of line's box (x0, y0, x1, y1 in points) that chars start..end take:
-    from their own boxes (glyphs, one per character, None for a space) where given, else
-    estimated from a proportional font's widths."""
+    the union of their own boxes (glyphs, one per character, None for a space) where given,
+    else estimated from a proportional font's widths."""
     text = line.get("text", "")
     x0, y0, x1, y1 = line["box"]
     printed = [box for box in (glyphs or [])[start:end] if box]
     if printed:
-        if line.get("dir") == "v":
-            return x0, min(b[1] for b in printed), x1, max(b[3] for b in printed)
-        return min(b[0] for b in printed), y0, max(b[2] for b in printed), y1
+        return (min(b[0] for b in printed), min(b[1] for b in printed),
+                max(b[2] for b in printed), max(b[3] for b in printed))
     widths = advances(text) or [1.0]
     total = sum(widths)
     before, inside = sum(widths[:start]) / total, sum(widths[start:end]) / total

@@ -48,7 +48,7 @@ def test_a_text_layers_own_character_boxes_place_the_word_exactly():
     text = "set multiplot"
     boxes = [None if char == " " else (10.0 * i, 0, 10.0 * i + 9, 12) for i, char in
              enumerate(text)]
-    assert highlight.box_of(line(text), 4, 13, boxes) == (40, 200, 129, 212)
+    assert highlight.box_of(line(text), 4, 13, boxes) == (40, 0, 129, 12)
 
 
 def test_one_kanji_is_marked_as_a_word_of_its_own_never_inside_a_longer_one():
@@ -236,3 +236,21 @@ def test_a_line_the_text_layer_does_not_hold_is_estimated():
     layer = [((10, 10, 50, 20), [("a", (10, 10, 20, 20)), ("b", (20, 10, 30, 20))])]
     assert align([line("ab", (10, 10, 50, 20))], layer) == [[(10, 10, 20, 20), (20, 10, 30, 20)]]
     assert align([line("xy", (10, 10, 50, 20)), line("ab")], layer) == [None, None]
+
+
+def test_on_a_scan_each_word_takes_its_run_of_ink():
+    import numpy as np
+
+    from books.glyphs import on_ink
+
+    ink = np.zeros((20, 400), bool)  # a strip of 100 x 5 points at 4 pixels a point
+    ink[4:16, 8:60] = True  # "set", 2-15 pt
+    ink[4:18, 80:200] = True  # "multiplot", 20-50 pt, with a descender
+    ink[5:15, 230:236] = True  # "a", 57.5-59 pt
+    boxes = on_ink("set multiplot a", (0, 0, 100, 5), ink)
+    word = highlight.box_of(line("set multiplot a", (0, 0, 100, 5)), 4, 13, boxes)
+    assert word == pytest.approx((20, 1, 50, 4.5))
+    ink[0:2, 300:301] = True  # a speck: too thin to be a letter
+    assert on_ink("set multiplot a", (0, 0, 100, 5), ink)[4][:2] == pytest.approx((20, 1))
+    assert on_ink("set multiplot", (0, 0, 100, 5), ink)[4][0] < 20  # two words, three runs
+    assert on_ink("set", (0, 0, 100, 5), np.zeros((20, 400), bool)) is None

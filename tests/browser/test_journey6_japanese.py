@@ -180,17 +180,81 @@ def test_the_highlight_covers_the_asked_word_on_a_born_page(
     page.context.close()
 
 
+def ink_box(page: pymupdf.Page, rect: pymupdf.Rect, scale: float = 8.0) -> pymupdf.Rect:
+    """Return the box of the ink inside rect on page: what a word's box is on a scan."""
+    import numpy as np
+
+    pixmap = page.get_pixmap(matrix=pymupdf.Matrix(scale, scale), clip=rect,
+                             colorspace=pymupdf.csGRAY, alpha=False)
+    ink = np.frombuffer(pixmap.samples, np.uint8).reshape(
+        pixmap.height, pixmap.stride)[:, :pixmap.width] < 128
+    rows, columns = np.flatnonzero(ink.any(axis=1)), np.flatnonzero(ink.any(axis=0))
+    return pymupdf.Rect(rect.x0 + columns[0] / scale, rect.y0 + rows[0] / scale,
+                        rect.x0 + (columns[-1] + 1) / scale, rect.y0 + (rows[-1] + 1) / scale)
+
+
 def test_the_highlight_covers_the_asked_word_on_a_scanned_page(
         chromium, app_server, playwright_driver, tmp_path):
-    """On a scan the OCR line's box is split by Helvetica's widths (``books.glyphs``): set in
-    Helvetica, as here, the estimate falls on the word; other faces come within a few points."""
-    born = make_book(tmp_path / "plots-born.pdf", PLOT, fontname="helv")
+    """On a scan a word's box is its ink: the viewer finds the word's run of ink in its OCR
+    line's strip of the image (``books.glyphs.scan_boxes``)."""
+    born = make_book(tmp_path / "plots-born.pdf", PLOT, fontname="tiro")
     with pymupdf.open(born) as document:
-        [word] = document[0].search_for("multiplot")
+        word = ink_box(document[0], document[0].search_for("multiplot")[0])
     scan = titled(scan_of(born, tmp_path / "plots-scan.pdf", dpi=200), "Plots, scanned")
     book_id = register(app_server, playwright_driver, scan)
     page = open_japanese(chromium, app_server, "bob")
     page.goto(f"/books/{book_id}/pages/1/?q=multiplot")
     expect(page.locator(".found")).to_contain_text("1 か所に印を付けました")
     assert_covers(highlight_box(page, WIDTH, HEIGHT), word)
+    page.context.close()
+
+
+SCREENS = {  # name: (address, where to scroll)
+    "shelf": ("/", None),
+    "book": ("/books/{book}/", ".contents"),
+    "page": ("/books/{book}/pages/3/?q=真水", ".page-view"),
+    "search": ("/search?q=ロープ", None),
+    "chat": ("/chat/{chat}/", ".answer"),
+    "clip": ("/books/{book}/clip", None),
+    "review": ("/review/", None),
+    "heading": ("/books/{book}/headings/{heading}/", None),
+    "edit": ("/books/{book}/edit", None),
+    "delete": ("/books/{book}/delete", None),
+    "collections": ("/collections/", None),
+    "not-found": ("/books/999999/", None),
+}
+
+
+def test_every_screen_reads_in_japanese_and_in_english(chromium, app_server):
+    """Screenshots of each screen in both languages (artifacts/screenshots/screen-*), and no
+    English left on a Japanese screen where the interface writes it."""
+    page = open_japanese(chromium, app_server, "alice")
+    page.goto("/")
+    page.get_by_role("link", name=ROPE_TITLE).first.click()
+    book = int(re.search(r"/books/(\d+)/", page.url).group(1))
+    heading_id = page.evaluate(
+        "() => (document.querySelector('.contents a.badge') || {}).href || ''")
+    page.goto("/chat/")
+    page.locator(".conversations a").first.click()
+    chat = int(re.search(r"/chat/(\d+)/", page.url).group(1))
+    heading = re.search(r"/headings/(\d+)/", heading_id or "")
+    ids = {"book": book, "chat": chat, "heading": heading.group(1) if heading else 0}
+    for language, switch in (("ja", None), ("en", "English")):
+        if switch:
+            page.get_by_role("button", name=switch).click()
+            expect(page.locator("html")).to_have_attribute("lang", language)
+        for name, (address, show) in SCREENS.items():
+            if "{heading}" in address and not ids["heading"]:
+                continue
+            page.goto(address.format(**ids))
+            expect(page.locator("html")).to_have_attribute("lang", language)
+            main = page.locator("main").inner_text()
+            if language == "ja":
+                for english in ("Shelf", "Search this book", "Download", "Previous", "Log out"):
+                    assert english not in page.locator("body").inner_text(), (name, english)
+            else:
+                assert "書棚" not in page.locator("header").inner_text(), name
+            assert main.strip(), name
+            screenshot(page, f"screen-{language}-{name}",
+                       show=page.locator(show).first if show else None)
     page.context.close()
