@@ -12,10 +12,10 @@ from django.db.models import Count
 from django.http import FileResponse, Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_POST
-from django.utils.translation import gettext as _
 
 from books import actions, editing, hits, rendering, uploads, viewer
 from books.review import decisions

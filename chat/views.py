@@ -6,8 +6,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import JsonResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
-from django.views.decorators.http import require_GET, require_POST
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
 
 from books import clip
 from books.access import get_book

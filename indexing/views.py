@@ -3,8 +3,8 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET, require_POST
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
 
 from books.access import get_book
 from indexing.progress import progress_context, retry_stage as retry
