@@ -206,6 +206,7 @@ def test_the_highlight_covers_the_asked_word_on_a_scanned_page(
     page.goto(f"/books/{book_id}/pages/1/?q=multiplot")
     expect(page.locator(".found")).to_contain_text("1 か所に印を付けました")
     assert_covers(highlight_box(page, WIDTH, HEIGHT), word)
+    screenshot(page, "ja-scan-highlight", show=page.locator(".page-view"))
     page.context.close()
 
 
