@@ -7,9 +7,9 @@ carry only the line's box (with the detector's margin around the ink);
 asking the OCR engine for word boxes would cost an OCR pass per view. So the
 marked lines' strips of the scan are looked at instead (``scan_boxes``): the
 ink's rows give the line's real top and bottom, the gaps between inked
-columns its words, and where there are as many inked runs as words each word
-takes its run. Within a word, or where the runs do not match the words (CJK,
-a speck, a word OCR split), characters are spread over the ink by the
+columns its words: a line of n words has its n - 1 widest gaps for spaces,
+so each word takes its run of ink. Within a word, or where the gaps cannot
+be the spaces (CJK has none; a word OCR split), characters are spread over the ink by the
 advance widths a proportional font (Helvetica) gives them (``advances``): an
 estimate, far closer on Latin text than counting characters ("multiplot" was
 marked "et multipl").
@@ -32,7 +32,7 @@ _WORD = re.compile(r"\S+")
 SAME_BOX = 0.5  # points: a stored line's box is its text-layer line's, rounded to 0.1
 INK_SCALE = 4.0  # pixels a point at which a line's strip of the scan is looked at (288 dpi)
 INK_LEVEL = 128  # grey below this is ink
-WORD_GAP = 0.22  # an empty gap this share of the ink's height parts two words (a space)
+MIN_SPACE = 0.08  # a space between words is at least this share of the ink's height
 SPECK = 2  # inked runs narrower than this many pixels are dust, not letters
 
 
@@ -121,25 +121,25 @@ def scan_boxes(path, number: int, lines: list[dict], marked, max_image_pixels: i
 def on_ink(text: str, box: Box, ink) -> list[Box | None] | None:
     """Return each character's box for a line of text whose strip (box, in points) of the scan
     has ink (a boolean array, rows by columns), or None where the strip has none."""
-    rows, columns = np.flatnonzero(ink.any(axis=1)), ink.any(axis=0)
-    if not rows.size or not text.strip():
+    runs = _runs(ink.any(axis=0))
+    if not runs or not text.strip():
         return None
     x0, y0, x1, y1 = box
     scale_x, scale_y = ink.shape[1] / (x1 - x0), ink.shape[0] / (y1 - y0)
-    runs = _runs(columns, gap=WORD_GAP * (rows[-1] - rows[0] + 1))
-    if not runs:
-        return None
     lettered = np.zeros(ink.shape[1], bool)  # the rows inked by letters, not by specks
     for left, right in runs:
         lettered[left:right] = True
     rows = np.flatnonzero(ink[:, lettered].any(axis=1))
     top, bottom = y0 + rows[0] / scale_y, y0 + (rows[-1] + 1) / scale_y
     words = [(m.start(), m.end()) for m in _WORD.finditer(text)]
-    if len(runs) != len(words):  # spread the whole line over its ink
-        words, runs = [(len(text) - len(text.lstrip()), len(text.rstrip()))], [
-            (runs[0][0], runs[-1][1])]
+    spans = _words(runs, len(words), MIN_SPACE * (rows[-1] - rows[0] + 1))
+    if spans and not _alike([advances(text[a:b]) for a, b in words], spans):
+        spans = None  # the ink holds something the text does not (a word OCR dropped)
+    if spans is None:  # spread the whole line over its ink
+        words = [(len(text) - len(text.lstrip()), len(text.rstrip()))]
+        spans = [(runs[0][0], runs[-1][1])]
     out: list[Box | None] = [None] * len(text)
-    for (start, end), (left, right) in zip(words, runs, strict=True):
+    for (start, end), (left, right) in zip(words, spans, strict=True):
         widths = advances(text[start:end])
         total, before = sum(widths) or 1.0, 0.0
         span = (right - left) / scale_x
@@ -151,15 +151,38 @@ def on_ink(text: str, box: Box, ink) -> list[Box | None] | None:
     return out
 
 
-def _runs(columns, gap: float) -> list[tuple[int, int]]:
-    """Return the [start, end) pixel columns of inked runs, runs closer than gap joined."""
+def _runs(columns) -> list[tuple[int, int]]:
+    """Return the [start, end) pixel columns of each run of inked columns, specks left out."""
     inked = np.flatnonzero(columns)
     if not inked.size:
         return []
-    breaks = np.flatnonzero(np.diff(inked) > gap)
+    breaks = np.flatnonzero(np.diff(inked) > 1)
     starts = [inked[0], *inked[breaks + 1]]
     ends = [*(inked[breaks] + 1), inked[-1] + 1]
     return [(int(a), int(b)) for a, b in zip(starts, ends, strict=True) if b - a >= SPECK]
+
+
+def _words(runs, count: int, least: float) -> list[tuple[int, int]] | None:
+    """Return the [start, end) columns of count words made of the runs: the count - 1 widest
+    gaps are the spaces (in set type a space is wider than any gap inside a word), or None
+    where there are too few gaps or one of them is narrower than least."""
+    gaps = [runs[i + 1][0] - runs[i][1] for i in range(len(runs) - 1)]
+    if count < 1 or len(gaps) < count - 1:
+        return None
+    spaces = sorted(sorted(range(len(gaps)), key=lambda i: -gaps[i])[:count - 1])
+    if spaces and gaps[spaces[0]] < least or any(gaps[i] < least for i in spaces):
+        return None
+    edges = [-1, *spaces, len(runs) - 1]
+    return [(runs[a + 1][0], runs[b][1]) for a, b in zip(edges, edges[1:], strict=False)]
+
+
+def _alike(widths: list[list[float]], spans, spread: float = 2.0) -> bool:
+    """Return True if the words' runs of ink are as wide as their letters say, each within
+    a factor spread of the line's usual pixels to an em (one size of type)."""
+    scales = [(right - left) / (sum(w) or 1.0) for w, (left, right) in zip(widths, spans,
+                                                                             strict=True)]
+    usual = float(np.median(scales))
+    return all(usual / spread <= scale <= usual * spread for scale in scales)
 
 
 @lru_cache(maxsize=4096)

@@ -243,14 +243,17 @@ def test_on_a_scan_each_word_takes_its_run_of_ink():
 
     from books.glyphs import on_ink
 
-    ink = np.zeros((20, 400), bool)  # a strip of 100 x 5 points at 4 pixels a point
+    # A strip of 100 x 5 points at 4 pixels a point, three words of 10 pt Helvetica.
+    ink = np.zeros((20, 400), bool)
     ink[4:16, 8:60] = True  # "set", 2-15 pt
-    ink[4:18, 80:200] = True  # "multiplot", 20-50 pt, with a descender
-    ink[5:15, 230:236] = True  # "a", 57.5-59 pt
+    ink[4:18, 80:228] = True  # "multiplot", 20-57 pt, with a descender
+    ink[5:15, 250:272] = True  # "a", 62.5-68 pt
     boxes = on_ink("set multiplot a", (0, 0, 100, 5), ink)
     word = highlight.box_of(line("set multiplot a", (0, 0, 100, 5)), 4, 13, boxes)
-    assert word == pytest.approx((20, 1, 50, 4.5))
+    assert word == pytest.approx((20, 1, 57, 4.5))
     ink[0:2, 300:301] = True  # a speck: too thin to be a letter
     assert on_ink("set multiplot a", (0, 0, 100, 5), ink)[4][:2] == pytest.approx((20, 1))
-    assert on_ink("set multiplot", (0, 0, 100, 5), ink)[4][0] < 20  # two words, three runs
+    # Two words and three runs of ink: the widest gap would put "multiplot" on the "a"; its
+    # run is far too narrow for it, so the line's ink is shared out by the letters' widths.
+    assert 20 < on_ink("set multiplot", (0, 0, 100, 5), ink)[4][0] < 25
     assert on_ink("set", (0, 0, 100, 5), np.zeros((20, 400), bool)) is None
