@@ -211,10 +211,10 @@ class ReviewFlag(models.Model):
     """
 
     SEVERITIES = {
-        3: "A top-level heading is not placed: the pages of its whole section are unknown, "
-           "and the sections under it have no parent range.",
-        2: "The heading is not placed: its section has no pages until it is.",
-        1: "The heading is placed, but its page deserves a look.",
+        3: _("A top-level heading is not placed: the pages of its whole section are unknown, "
+             "and the sections under it have no parent range."),
+        2: _("The heading is not placed: its section has no pages until it is."),
+        1: _("The heading is placed, but its page deserves a look."),
     }
 
     heading = models.ForeignKey(Heading, on_delete=models.CASCADE, related_name="flags")
@@ -241,7 +241,7 @@ class ReviewFlag(models.Model):
     @property
     def severity_reason(self) -> str:
         """Return what this flag's severity means, for the reviewer."""
-        return self.SEVERITIES.get(self.severity, self.SEVERITIES[1])
+        return str(self.SEVERITIES.get(self.severity, self.SEVERITIES[1]))
 
 
 class HeadingDecision(models.Model):
