@@ -22,6 +22,7 @@ from django.db import connection
 from django.db.models import Q
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
+from django.utils.translation import gettext, gettext_noop
 
 from books.models import Book
 from chat import actions, cards, retrieve
@@ -33,7 +34,8 @@ logger = logging.getLogger(__name__)
 STALE = timedelta(minutes=10)
 MAX_CARDS = 10  # a which-book question ranks many places; a reader wants the best few
 TEMPLATE = "chat/_answer.html"
-FAILED_MESSAGE = "Something went wrong while looking for the answer. Try asking again."
+FAILED_MESSAGE = gettext_noop(
+    "Something went wrong while looking for the answer. Try asking again.")
 
 
 @dataclass(frozen=True)
@@ -76,8 +78,10 @@ def events(answer_id: int) -> Iterator[Event]:
         yield from _write(answer, written)
     except Exception:
         logger.exception("Answering message %s failed", answer_id)
-        _store(answer, written, Message.Status.FAILED, FAILED_MESSAGE)
-        yield Event("error", {"message": FAILED_MESSAGE})
+        with translation.override(cards.answer_language(answer)):
+            failed = gettext(FAILED_MESSAGE)
+        _store(answer, written, Message.Status.FAILED, failed)
+        yield Event("error", {"message": failed})
     finally:
         if not written["finished"]:  # the reader went away mid-answer: keep what was found
             _store(answer, written, Message.Status.DONE, "")
@@ -168,8 +172,8 @@ def _store(answer: Message, written: dict, status: str, error: str) -> None:
 def replay(answer: Message) -> Iterator[Event]:
     """Yield the events of an answer that is already written (or being written elsewhere)."""
     if not answer.finished:
-        yield Event("busy", {"message": "This answer is still being written. "
-                                        "Reload the page in a moment to see it."})
+        yield Event("busy", {"message": gettext("This answer is still being written. "
+                                                "Reload the page in a moment to see it.")})
         return
     question = actions.question_of(answer)
     answer.language = cards.question_language(question.text if question else "")
