@@ -2,6 +2,7 @@
 
 from django import forms
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from books import authors, languages
 from books.models import Book, Collection
@@ -16,20 +17,24 @@ class BookForm(forms.ModelForm):
     """
 
     languages = forms.MultipleChoiceField(
-        choices=languages.CHOICES, required=False, widget=forms.CheckboxSelectMultiple)
+        choices=languages.CHOICES, required=False, label=_("Languages"),
+        widget=forms.CheckboxSelectMultiple)
     collections = forms.ModelMultipleChoiceField(
-        queryset=Collection.objects.all(), required=False, widget=forms.CheckboxSelectMultiple)
+        queryset=Collection.objects.all(), required=False, label=_("Collections"),
+        widget=forms.CheckboxSelectMultiple)
     new_collection = forms.CharField(
-        max_length=MAX_COLLECTION_NAME, required=False, label="Add to a new collection",
-        widget=forms.TextInput(attrs={"placeholder": "e.g. Networking, 法令"}))
+        max_length=MAX_COLLECTION_NAME, required=False, label=_("Add to a new collection"),
+        widget=forms.TextInput(attrs={"placeholder": _("e.g. Networking, Law")}))
 
     class Meta:
         model = Book
         fields = ["title", "authors", "year", "edition", "languages", "collections"]
+        labels = {"title": _("Title"), "authors": _("Authors"), "year": _("Year"),
+                  "edition": _("Edition")}
         widgets = {"authors": forms.Textarea(attrs={"rows": 3})}
-        help_texts = {"authors": "As the book prints them, one name a line.",
-                      "year": "", "edition": "As printed: “2nd”, “第3版”."}
-        error_messages = {"title": {"required": "A book needs a title."}}
+        help_texts = {"authors": _("As the book prints them, one name a line."),
+                      "year": "", "edition": _("As printed: “2nd”, “第3版”.")}
+        error_messages = {"title": {"required": _("A book needs a title.")}}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -41,7 +46,7 @@ class BookForm(forms.ModelForm):
     def clean_title(self):
         title = " ".join(self.cleaned_data["title"].split())
         if not title:
-            raise forms.ValidationError("A book needs a title.")
+            raise forms.ValidationError(_("A book needs a title."))
         return title
 
     def clean_authors(self):
@@ -54,7 +59,7 @@ class BookForm(forms.ModelForm):
     def clean_year(self):
         year = self.cleaned_data["year"]
         if year is not None and not 1 <= year <= timezone.now().year + 1:
-            raise forms.ValidationError("Give the year the book was published, e.g. 2019.")
+            raise forms.ValidationError(_("Give the year the book was published, e.g. 2019."))
         return year
 
     def clean_languages(self):

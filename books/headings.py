@@ -13,13 +13,16 @@ inserts one after it.
 import logging
 
 from django.db.models import F
+from django.utils.translation import gettext_noop
 
 from books.models import Book, Heading, HeadingDecision, ReviewFlag
 from indexing.toc.model import Entry, with_ends
 from indexing.toc.text import key as title_key
 
 Status = Heading.Status
-UNRESOLVED_REASON = "The heading was not found on the pages where the table of contents puts it."
+# Stored in English on the flag; the review pages show it in their language.
+UNRESOLVED_REASON = gettext_noop(
+    "The heading was not found on the pages where the table of contents puts it.")
 SHIFT = 10_000_000  # positions moved out of the way while the new headings are made
 SNAPSHOT_FIELDS = ("title", "level", "number", "printed_page", "page", "page_end", "line",
                    "status", "confidence", "parent_id")

@@ -1,17 +1,25 @@
 """Where on a page the searched words and a quoted sentence are (pure functions).
 
-A page's lines carry their text and box; a match inside a line is placed
-along the box by the widths of the characters before it (full-width CJK
-characters count one em, others a little over half), which is exact for
-Japanese and close for Latin text. Boxes come out in per cent of the page,
-so the highlight scales with the image at any zoom.
+A page's lines carry their text and box; a match inside a line takes the
+boxes of its own characters where the page's text layer gives them
+(``books.glyphs``), else it is placed along the line's box by the widths a
+proportional font gives the characters before it. Boxes come out in per
+cent of the page, so the highlight scales with the image at any zoom.
+
+A word of one Japanese character is marked only where it is a word of its
+own, never inside a longer one (語 inside 言語): Sudachi, as the search's
+own analysis, says where the words of a line begin and end.
 """
 
+import threading
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rapidfuzz import fuzz
+from sudachipy import Dictionary, SplitMode
 
+from books.glyphs import advances
 from books.text import for_search
 
 QUOTE_SCORE = 85  # rapidfuzz partial ratio a quote must reach to be taken as found
@@ -44,15 +52,45 @@ def word_marks(lines: list[dict], terms: list[str]) -> list[Mark]:
     for number, line in enumerate(lines):
         text, source = fold(line.get("text", ""))
         taken = [False] * len(text)
+        bounds = word_bounds(text) if any(_one_cjk(needle) for needle in needles) else None
         for needle in needles:
             start = text.find(needle)
             while start >= 0:
                 end = start + len(needle)
-                if not any(taken[start:end]):
+                alone = not _one_cjk(needle) or {start, end} <= bounds
+                if alone and not any(taken[start:end]):
                     taken[start:end] = [True] * len(needle)
                     marks.append(Mark(number, source[start], source[end - 1] + 1, "word"))
                 start = text.find(needle, end)
     return sorted(marks, key=lambda mark: (mark.line, mark.start))
+
+
+def _one_cjk(needle: str) -> bool:
+    return len(needle) == 1 and unicodedata.east_asian_width(needle) in "WF"
+
+
+def word_bounds(text: str) -> set[int]:
+    """Return the offsets in text where a word begins or ends (Sudachi's longest units)."""
+    bounds = {0, len(text)}
+    for morpheme in _sudachi().tokenize(text[:MAX_LINE], SplitMode.C):
+        bounds.update((morpheme.begin(), morpheme.end()))
+    return bounds
+
+
+MAX_LINE = 10_000  # characters: Sudachi refuses inputs over 49,149 bytes
+_local = threading.local()  # a Sudachi tokenizer is not safe to share between threads
+
+
+def _sudachi():
+    tokenizer = getattr(_local, "sudachi", None)
+    if tokenizer is None:
+        tokenizer = _local.sudachi = _dictionary().tokenizer(SplitMode.C)
+    return tokenizer
+
+
+@lru_cache(maxsize=1)
+def _dictionary():
+    return Dictionary(dict="core")
 
 
 def quote_marks(lines: list[dict], quote: str) -> list[Mark]:
@@ -90,17 +128,17 @@ def _spans(positions: list[tuple[int, int]]) -> list[Mark]:
     return [Mark(line, min(indexes), max(indexes) + 1, "quote") for line, indexes in by_line.items()]
 
 
-def _width(char: str) -> float:
-    if char.isspace():
-        return 0.35
-    return 1.0 if unicodedata.east_asian_width(char) in "WF" else 0.58
-
-
-def box_of(line: dict, start: int, end: int) -> tuple[float, float, float, float]:
-    """Return the part of line's box (x0, y0, x1, y1 in points) that chars start..end take."""
+def box_of(line: dict, start: int, end: int, glyphs=None) -> tuple[float, float, float, float]:
+    """Return the part of line's box (x0, y0, x1, y1 in points) that chars start..end take:
+    the union of their own boxes (glyphs, one per character, None for a space) where given,
+    else estimated from a proportional font's widths."""
     text = line.get("text", "")
     x0, y0, x1, y1 = line["box"]
-    widths = [_width(char) for char in text] or [1.0]
+    printed = [box for box in (glyphs or [])[start:end] if box]
+    if printed:
+        return (min(b[0] for b in printed), min(b[1] for b in printed),
+                max(b[2] for b in printed), max(b[3] for b in printed))
+    widths = advances(text) or [1.0]
     total = sum(widths)
     before, inside = sum(widths[:start]) / total, sum(widths[start:end]) / total
     if line.get("dir") == "v":
@@ -110,19 +148,22 @@ def box_of(line: dict, start: int, end: int) -> tuple[float, float, float, float
     return left, y0, left + (x1 - x0) * inside, y1
 
 
-def boxes(lines: list[dict], marks: list[Mark], size: tuple[float, float]) -> list[dict]:
-    """Return each mark's box in per cent of the page {x, y, w, h, kind}, quotes first."""
+def boxes(lines: list[dict], marks: list[Mark], size: tuple[float, float],
+          glyphs=None) -> list[dict]:
+    """Return each mark's box in per cent of the page {x, y, w, h, kind}, quotes first
+    (glyphs: per line, its characters' boxes or None, ``books.glyphs``)."""
     width, height = size
     out = []
     for mark in sorted(marks, key=lambda m: m.kind != "quote"):
         line = lines[mark.line]
         if not line.get("box") or not width or not height:
             continue
-        x0, y0, x1, y1 = box_of(line, mark.start, mark.end)
+        x0, y0, x1, y1 = box_of(line, mark.start, mark.end,
+                                glyphs[mark.line] if glyphs else None)
         # Breathing room across the line; little along it, where the next letter is close.
         vertical = line.get("dir") == "v"
         thickness = (x1 - x0) if vertical else (y1 - y0)
-        across, along = 0.15 * thickness, 0.05 * thickness
+        across, along = 0.1 * thickness, 0.05 * thickness
         pad_x, pad_y = (across, along) if vertical else (along, across)
         out.append({"x": 100 * (x0 - pad_x) / width, "y": 100 * (y0 - pad_y) / height,
                     "w": 100 * (x1 - x0 + 2 * pad_x) / width,

@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Count
 from django.http import FileResponse, Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from books import deletion, editing
@@ -27,7 +28,7 @@ def edit_book(request, pk):
     form = BookForm(request.POST or None, instance=book)
     if request.method == "POST" and form.is_valid():
         editing.save_book(form)
-        messages.success(request, f"Saved the details of “{book.title}”.")
+        messages.success(request, _("Saved the details of “%(title)s”.") % {"title": book.title})
         return redirect(book)
     status = 400 if form.errors else 200
     context = {"book": book, "form": form, "suggestions": suggestions(book)}
@@ -41,7 +42,8 @@ def delete_book(request, pk):
     if request.method == "POST":
         title = book.title
         deletion.delete_book(book)
-        messages.success(request, f"Deleted “{title}” and everything made from it.")
+        messages.success(request, _("Deleted “%(title)s” and everything made from it.") % {
+            "title": title})
         return redirect("shelf")
     context = {
         "book": book,
@@ -72,7 +74,7 @@ def collections(request):
     form = CollectionForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         collection = form.save()
-        messages.success(request, f"Made the collection “{collection}”.")
+        messages.success(request, _("Made the collection “%(name)s”.") % {"name": collection})
         return redirect("collections")
     listed = Collection.objects.annotate(count=Count("books"))
     return render(request, "books/collections.html", {"form": form, "collections": listed},
@@ -86,9 +88,9 @@ def rename_collection(request, pk):
     form = CollectionForm(request.POST, instance=collection)
     if form.is_valid():
         form.save()
-        messages.success(request, f"Renamed the collection to “{collection}”.")
+        messages.success(request, _("Renamed the collection to “%(name)s”.") % {"name": collection})
     else:
-        messages.error(request, " ".join(form.errors.get("name", ["Check the name."])))
+        messages.error(request, " ".join(form.errors.get("name", [_("Check the name.")])))
     return redirect("collections")
 
 
@@ -97,5 +99,6 @@ def rename_collection(request, pk):
 def delete_collection(request, pk):
     collection = get_object_or_404(Collection, pk=pk)
     collection.delete()
-    messages.success(request, f"Deleted the collection “{collection}”; its books stay on the shelf.")
+    messages.success(request, _("Deleted the collection “%(name)s”; its books stay on the "
+                                "shelf.") % {"name": collection})
     return redirect("collections")

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pymupdf
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from books import authors
 
@@ -104,13 +105,14 @@ def suggestions(book) -> list[Suggestion]:
     found = []
     metadata = pdf_metadata(book.path)
     if metadata["title"]:
-        found.append(Suggestion("title", metadata["title"], "the PDF's metadata"))
+        found.append(Suggestion("title", metadata["title"], _("the PDF's metadata")))
     if metadata["authors"]:
-        found.append(Suggestion("authors", metadata["authors"], "the PDF's metadata"))
+        found.append(Suggestion("authors", metadata["authors"], _("the PDF's metadata")))
     if title := title_from_pages(front):
-        found.append(Suggestion("title", title[0], f"the title page (page {title[1]})"))
+        found.append(Suggestion("title", title[0],
+                                _("the title page (page %(page)s)") % {"page": title[1]}))
     if year := year_from_pages(front, timezone.now().year):
-        found.append(Suggestion("year", str(year[0]), f"page {year[1]}"))
+        found.append(Suggestion("year", str(year[0]), _("page %(page)s") % {"page": year[1]}))
     current = {"title": book.title, "authors": book.authors, "year": str(book.year or "")}
     unique = {}
     for item in found:

@@ -2,6 +2,7 @@
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 from django.urls import reverse
 
 from books import authors
@@ -49,10 +50,10 @@ class Book(models.Model):
     added_at = models.DateTimeField(auto_now_add=True)
 
     class Structure(models.TextChoices):
-        UNKNOWN = "", "not recovered yet"
-        TOC = "toc", "from the printed table of contents"
-        INFERRED = "inferred", "inferred from the body text"
-        NONE = "none", "no structure found"
+        UNKNOWN = "", _("not recovered yet")
+        TOC = "toc", _("from the printed table of contents")
+        INFERRED = "inferred", _("inferred from the body text")
+        NONE = "none", _("no structure found")
 
     structure = models.CharField(max_length=16, choices=Structure.choices, blank=True)
     spreads = models.BooleanField(
@@ -109,10 +110,10 @@ class PageQuerySet(models.QuerySet):
 
 class Page(models.Model):
     class Source(models.TextChoices):
-        TEXT_LAYER = "text_layer", "text layer"
-        OCR = "ocr", "OCR"
-        BLANK = "blank", "blank page"
-        NONE = "none", "no text"
+        TEXT_LAYER = "text_layer", _("text layer")
+        OCR = "ocr", _("OCR")
+        BLANK = "blank", _("blank page")
+        NONE = "none", _("no text")
 
     book = models.ForeignKey(Book, on_delete=models.CASCADE, related_name="pages")
     number = models.PositiveIntegerField(help_text="Physical page number, 1-based.")
@@ -155,14 +156,14 @@ class Heading(models.Model):
     """One entry of a book's table of contents, placed (or not) on a physical page."""
 
     class Status(models.TextChoices):
-        EXACT = "exact", "matched exactly"
-        FUZZY = "fuzzy", "matched approximately"
-        OFFSET = "offset", "placed by page offset only"
-        AGENT = "agent", "placed by the verification agent"
-        REVIEWED = "reviewed", "placed by a reviewer"
-        UNRESOLVED = "unresolved", "not placed"
-        ABSENT = "absent", "not in the body, per a reviewer"
-        REJECTED = "rejected", "not a real entry, per a reviewer"
+        EXACT = "exact", _("matched exactly")
+        FUZZY = "fuzzy", _("matched approximately")
+        OFFSET = "offset", _("placed by page offset only")
+        AGENT = "agent", _("placed by the verification agent")
+        REVIEWED = "reviewed", _("placed by a reviewer")
+        UNRESOLVED = "unresolved", _("not placed")
+        ABSENT = "absent", _("not in the body, per a reviewer")
+        REJECTED = "rejected", _("not a real entry, per a reviewer")
 
     book = models.ForeignKey(Book, on_delete=models.CASCADE, related_name="headings")
     parent = models.ForeignKey(
@@ -213,10 +214,10 @@ class ReviewFlag(models.Model):
     """
 
     SEVERITIES = {
-        3: "A top-level heading is not placed: the pages of its whole section are unknown, "
-           "and the sections under it have no parent range.",
-        2: "The heading is not placed: its section has no pages until it is.",
-        1: "The heading is placed, but its page deserves a look.",
+        3: _("A top-level heading is not placed: the pages of its whole section are unknown, "
+             "and the sections under it have no parent range."),
+        2: _("The heading is not placed: its section has no pages until it is."),
+        1: _("The heading is placed, but its page deserves a look."),
     }
 
     heading = models.ForeignKey(Heading, on_delete=models.CASCADE, related_name="flags")
@@ -243,19 +244,19 @@ class ReviewFlag(models.Model):
     @property
     def severity_reason(self) -> str:
         """Return what this flag's severity means, for the reviewer."""
-        return self.SEVERITIES.get(self.severity, self.SEVERITIES[1])
+        return str(self.SEVERITIES.get(self.severity, self.SEVERITIES[1]))
 
 
 class HeadingDecision(models.Model):
     """A reviewer's decision on a heading: who, when, and the heading before and after."""
 
     class Action(models.TextChoices):
-        CONFIRM = "confirm", "confirmed on its page"
-        MOVE = "move", "moved to another page"
-        EDIT = "edit", "title or level edited"
-        ABSENT = "absent", "marked not in the body"
-        REJECT = "reject", "rejected as not a real entry"
-        SPLIT = "split", "split into two entries"
+        CONFIRM = "confirm", _("confirmed on its page")
+        MOVE = "move", _("moved to another page")
+        EDIT = "edit", _("title or level edited")
+        ABSENT = "absent", _("marked not in the body")
+        REJECT = "reject", _("rejected as not a real entry")
+        SPLIT = "split", _("split into two entries")
 
     heading = models.ForeignKey(Heading, on_delete=models.CASCADE, related_name="decisions")
     user = models.ForeignKey(

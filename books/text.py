@@ -13,6 +13,10 @@ _JAPANESE = re.compile(f"[{CJK}]")
 _CJK_BREAK = re.compile(rf"(?<=[{CJK}])\n(?=[{CJK}])")
 _HYPHEN_BREAK = re.compile(r"(?<=[a-z])-\n(?=[a-z])")
 _SPACES = re.compile(r"\s+")
+# Zero-width spaces and joiners, the word joiner and the BOM: invisible marks that PDF text
+# layers carry (a TeX guide wraps "install-tl" in U+200C) and NFKC keeps. In an excerpt or a
+# quote they show as stray boxes, and they split words for search.
+_ZERO_WIDTH = re.compile("[\u200b-\u200d\u2060\ufeff]")
 # Greek and Cyrillic letters that OCR puts in Latin words for the Latin letter
 # they look like ("reefknοt" with a Greek omicron). Only inside a Latin word:
 # real Greek (a formula's α, a Greek name) is left alone.
@@ -62,9 +66,10 @@ def for_search(text: str) -> str:
 
     Japanese wraps lines inside words, so a line break between two CJK
     characters is dropped; an English word hyphenated at a line end is joined;
-    a Greek or Cyrillic look-alike inside a Latin word becomes the Latin letter.
+    a Greek or Cyrillic look-alike inside a Latin word becomes the Latin letter; zero-width
+    characters are dropped. Sections' texts, and so their excerpts and quotes, are made by it.
     """
-    text = unicodedata.normalize("NFKC", text)
+    text = _ZERO_WIDTH.sub("", unicodedata.normalize("NFKC", text))
     text = _LOOKALIKE_IN_WORD.sub(lambda match: _LOOKALIKES[match.group()], text)
     text = _CJK_BREAK.sub("", text)
     text = _HYPHEN_BREAK.sub("", text)
@@ -104,6 +109,7 @@ def excerpt(text: str, terms: list[str], width: int = 240,
 
     With around, the window opens at around's first occurrence where it has one.
     """
+    text = _ZERO_WIDTH.sub("", text)  # texts stored before for_search dropped them
     if not terms:
         return [(text[:width], False)] if text else []
     pattern = re.compile("|".join(re.escape(term) for term in sorted(terms, key=len, reverse=True)),

@@ -12,6 +12,7 @@ from django.db.models import Count
 from django.http import FileResponse, Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_POST
@@ -70,7 +71,7 @@ def _register_books(request):
     files = request.FILES.getlist("files")
     oversized = request.oversized_uploads
     if not files and not oversized:
-        messages.error(request, "Choose one or more PDF files to register.")
+        messages.error(request, _("Choose one or more PDF files to register."))
         return redirect("shelf")
     title = request.POST.get("title", "").strip()
     outcomes = actions.register_uploads(files, request.user, oversized, title)
@@ -86,9 +87,11 @@ def _tell(request, outcome) -> None:
     if outcome.error:
         messages.error(request, f"{outcome.filename}: {outcome.error}")
     elif outcome.created:
-        messages.success(request, f"{outcome.filename}: registered as “{outcome.book}”.")
+        messages.success(request, _("%(file)s: registered as “%(book)s”.") % {
+            "file": outcome.filename, "book": outcome.book})
     else:
-        messages.info(request, f"{outcome.filename}: already on the shelf as “{outcome.book}”.")
+        messages.info(request, _("%(file)s: already on the shelf as “%(book)s”.") % {
+            "file": outcome.filename, "book": outcome.book})
     for warning in outcome.warnings:
         messages.warning(request, f"{outcome.filename}: {warning}")
 

@@ -22,7 +22,8 @@ from datetime import timedelta
 from django.db import connection
 from django.db.models import Q
 from django.template.loader import render_to_string
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext, gettext_noop
 
 from books.models import Book
 from chat import actions, cards, clarify, retrieve
@@ -35,7 +36,8 @@ logger = logging.getLogger(__name__)
 STALE = timedelta(minutes=10)
 MAX_CARDS = 10  # a which-book question ranks many places; a reader wants the best few
 TEMPLATE = "chat/_answer.html"
-FAILED_MESSAGE = "Something went wrong while looking for the answer. Try asking again."
+FAILED_MESSAGE = gettext_noop(
+    "Something went wrong while looking for the answer. Try asking again.")
 
 
 @dataclass(frozen=True)
@@ -78,8 +80,10 @@ def events(answer_id: int) -> Iterator[Event]:
         yield from _write(answer, written)
     except Exception:
         logger.exception("Answering message %s failed", answer_id)
-        _store(answer, written, Message.Status.FAILED, FAILED_MESSAGE)
-        yield Event("error", {"message": FAILED_MESSAGE})
+        with translation.override(cards.answer_language(answer)):
+            failed = gettext(FAILED_MESSAGE)
+        _store(answer, written, Message.Status.FAILED, failed)
+        yield Event("error", {"message": failed})
     finally:
         if not written["finished"]:  # the reader went away mid-answer: keep what was found
             _store(answer, written, Message.Status.DONE, "")
@@ -87,6 +91,7 @@ def events(answer_id: int) -> Iterator[Event]:
 
 def _write(answer: Message, written: dict) -> Iterator[Event]:
     question = actions.question_of(answer).text
+    answer.language = cards.question_language(question)  # the cards' labels are in it
     asked = {"user": answer.conversation.user, "book_ids": answer.book_ids or None,
              "context": actions.previous_context(answer)}
     page_counts: dict[int, int] = {}
@@ -99,7 +104,7 @@ def _write(answer: Message, written: dict) -> Iterator[Event]:
             card = cards.card(item, len(answer.results) + 1)
             card["book_pages"] = _page_count(card["book_id"], page_counts)
             answer.results.append(card)
-            yield Event("card", {"n": card["n"], "html": render_card(card, answer.pk)})
+            yield Event("card", {"n": card["n"], "html": render_card(card, answer)})
         elif isinstance(item, Answer):
             language = item.language
             yield from _answered(answer, item)
@@ -172,11 +177,13 @@ def _store(answer: Message, written: dict, status: str, error: str) -> None:
 def replay(answer: Message) -> Iterator[Event]:
     """Yield the events of an answer that is already written (or being written elsewhere)."""
     if not answer.finished:
-        yield Event("busy", {"message": "This answer is still being written. "
-                                        "Reload the page in a moment to see it."})
+        yield Event("busy", {"message": gettext("This answer is still being written. "
+                                                "Reload the page in a moment to see it.")})
         return
+    question = actions.question_of(answer)
+    answer.language = cards.question_language(question.text if question else "")
     for card in answer.results:
-        yield Event("card", {"n": card["n"], "html": render_card(card, answer.pk)})
+        yield Event("card", {"n": card["n"], "html": render_card(card, answer)})
     if (answer.guide or {}).get("clarify"):
         yield Event("clarify", {"html": _render("clarify", answer)})
     if answer.recommendation and not answer.guide:
@@ -193,12 +200,14 @@ def replay(answer: Message) -> Iterator[Event]:
     yield Event("done", {})
 
 
-def render_card(card: dict, answer_id: int) -> str:
-    return render_to_string(f"{TEMPLATE}#card", {"card": cards.present(card, answer_id)})
+def render_card(card: dict, answer: Message) -> str:
+    with translation.override(cards.answer_language(answer)):
+        return render_to_string(f"{TEMPLATE}#card", {"card": cards.present(card, answer.pk)})
 
 
 def _render(partial: str, answer: Message) -> str:
-    return render_to_string(f"{TEMPLATE}#{partial}", {"answer": answer})
+    with translation.override(cards.answer_language(answer)):
+        return render_to_string(f"{TEMPLATE}#{partial}", {"answer": answer})
 
 
 def answer_now(answer_id: int) -> None:

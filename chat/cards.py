@@ -1,15 +1,19 @@
 """Result cards: the places retrieval found, as stored on a message and as shown (pure helpers).
 
 A card is a plain dict, JSON-safe, made once from a retrieval result and kept
-on the answer so a conversation reads back exactly as it was answered.
+on the answer so a conversation reads back exactly as it was answered. Its
+labels are made when it is shown, in the language then active: the question's
+(``answer_language``), whatever the language of the rest of the page.
 """
 
 import dataclasses
 from urllib.parse import quote
 
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from books.text import excerpt as highlight
+from books.text import language_of
 from retrieval.guide import HOW
 from retrieval.results import RESULT_FIELDS, Answer
 
@@ -55,34 +59,52 @@ def _label(value) -> str:
     return "" if value is None else str(value)
 
 
+def answer_language(answer) -> str:
+    """Return the language an answer is shown in: its question's ("ja" or "en"), which views
+    set as .language, else the language its guide was written in."""
+    language = getattr(answer, "language", None)
+    if language not in ("en", "ja"):
+        guide = answer.guide if isinstance(getattr(answer, "guide", None), dict) else {}
+        language = guide.get("language")
+    return language if language in ("en", "ja") else "en"
+
+
+def question_language(text: str) -> str:
+    """Return the language of a question: "ja" where it has Japanese in it, else "en"."""
+    return language_of(str(text or ""))
+
+
 def _span(first, last, one: str, many: str) -> str:
-    return f"{one} {first}" if first == last else f"{many} {first}–{last}"
+    return one % {"page": first} if first == last else many % {"first": first, "last": last}
 
 
 def printed_pages(data: dict) -> str:
     """Return "pp. 12–15", or "" when the printed numbers are not known."""
     if not (data["printed_start"] and data["printed_end"]):
         return ""
-    return _span(data["printed_start"], data["printed_end"], "p.", "pp.")
+    return _span(data["printed_start"], data["printed_end"], _("p. %(page)s"),
+                 _("pp. %(first)s–%(last)s"))
 
 
 def physical_pages(data: dict) -> str:
-    return _span(data["page_start"], data["page_end"], "PDF page", "PDF pages")
+    return _span(data["page_start"], data["page_end"], _("PDF page %(page)s"),
+                 _("PDF pages %(first)s–%(last)s"))
 
 
 def preview_label(data: dict) -> str:
     """Return the preview link's text for the card's first page."""
     if data["printed_start"]:
-        return f"Preview page {data['printed_start']}"
-    return f"Preview PDF page {data['page_start']}"
+        return _("Preview page %(page)s") % {"page": data["printed_start"]}
+    return _("Preview PDF page %(page)s") % {"page": data["page_start"]}
 
 
 def download_label(data: dict) -> str:
     """Return the download link's text: printed pages where known, else PDF pages."""
     if data["printed_start"] and data["printed_end"]:
-        pages = _span(data["printed_start"], data["printed_end"], "page", "pages")
-        return f"Download {pages} (PDF)"
-    return f"Download {physical_pages(data)}"
+        return _span(data["printed_start"], data["printed_end"], _("Download page %(page)s (PDF)"),
+                     _("Download pages %(first)s–%(last)s (PDF)"))
+    return _span(data["page_start"], data["page_end"], _("Download PDF page %(page)s"),
+                 _("Download PDF pages %(first)s–%(last)s"))
 
 
 def present(data: dict, message_id: int | None = None) -> dict:
@@ -120,7 +142,9 @@ def quote_where(data: dict) -> str:
     """Return where the quote is printed: "p. 71", or "PDF page 79" when unknown."""
     if not data["quote_page"]:
         return ""
-    return f"p. {data['quote_label']}" if data["quote_label"] else f"PDF page {data['quote_page']}"
+    if data["quote_label"]:
+        return _("p. %(page)s") % {"page": data["quote_label"]}
+    return _("PDF page %(page)s") % {"page": data["quote_page"]}
 
 
 def guide(outcome: Answer, shown: list[dict]) -> dict | None:
@@ -158,7 +182,8 @@ def picks(value) -> list[dict]:
         if isinstance(where, dict) and where.get("book_id") and where.get("page_start"):
             place = card(where, 0)
             pick["page_url"] = reverse("page", args=[place["book_id"], place["page_start"]])
-            pick["where_label"] = f"Open {printed_pages(place) or physical_pages(place)}"
+            pick["where_label"] = _("Open %(pages)s") % {
+                "pages": printed_pages(place) or physical_pages(place)}
         out.append(pick)
     return out
 

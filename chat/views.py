@@ -6,12 +6,13 @@ from django.contrib.auth.decorators import login_required
 from django.http import JsonResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from books import clip
 from books.access import get_book
 from books.models import Book, Collection
-from chat import actions, answering, examples
+from chat import actions, answering, cards, examples
 from chat.models import Message
 from chat.signals import emptied_note, is_removal
 from librarian.inputs import whole_number
@@ -25,6 +26,7 @@ def _page(request, conversation=None, status=200):
     collections = list(Collection.objects.all())
     _label_scopes(thread, {book.pk: book.title for book in books})
     _mark_removals(thread)
+    _label_languages(thread)
     last_question = next((m for m in reversed(thread) if m.role == Message.Role.USER), None)
     context = {
         "conversation": conversation,
@@ -79,6 +81,16 @@ def _mark_removals(thread):
             message.removed = emptied_note(message.note)
 
 
+def _label_languages(thread):
+    """Give each answer its question's language: its labels are shown in it."""
+    language = "en"
+    for message in thread:
+        if message.role == Message.Role.USER:
+            language = cards.question_language(message.text)
+        else:
+            message.language = language
+
+
 @login_required
 @require_GET
 def home(request):
@@ -120,6 +132,7 @@ def _asked(answer: Message) -> dict:
     question = actions.question_of(answer)
     _label_scopes([question], dict(Book.objects.filter(pk__in=question.book_ids)
                                    .values_list("pk", "title")))
+    answer.language = cards.question_language(question.text)
     html = (render_to_string("chat/_answer.html#question", {"message": question})
             + render_to_string("chat/_answer.html#answer", {"answer": answer}))
     return {
@@ -157,7 +170,7 @@ async def _events(answer_id: int):
 @require_POST
 def delete(request, pk):
     actions.delete_conversation(request.user, pk)
-    messages.success(request, "The conversation was deleted.")
+    messages.success(request, _("The conversation was deleted."))
     return redirect("chat")
 
 

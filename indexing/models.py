@@ -2,14 +2,15 @@
 
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 
 class StageRun(models.Model):
     class Status(models.TextChoices):
-        PENDING = "pending", "waiting"
-        RUNNING = "running", "running"
-        DONE = "done", "done"
-        FAILED = "failed", "failed"
+        PENDING = "pending", _("waiting")
+        RUNNING = "running", _("running")
+        DONE = "done", _("done")
+        FAILED = "failed", _("failed")
 
     book = models.ForeignKey("books.Book", on_delete=models.CASCADE, related_name="stage_runs")
     stage = models.CharField(max_length=32)

@@ -1,12 +1,21 @@
 """A book's way through the pipeline, as its page shows it, and retrying a stage that failed."""
 
+from django.utils.translation import gettext_lazy, gettext_noop
+
 from indexing import runner
 from indexing.models import StageRun, pipeline_active
 from indexing.stages import STAGES
 from indexing.worker import nudge
 
-STAGE_TITLES = {stage.name: stage.title for stage in STAGES}
-STAGE_UNITS = {stage.name: stage.unit for stage in STAGES}
+# The stages' titles and units, as the page shows them in its language (the stages keep theirs
+# in English for the log); listed here so that makemessages finds them.
+_SHOWN = (gettext_noop("Reading pages"), gettext_noop("Checking unplaced headings"),
+          gettext_noop("headings"), gettext_noop("Making page previews"),
+          gettext_noop("Making text searchable"), gettext_noop("Recovering the table of contents"),
+          gettext_noop("pages read"), gettext_noop("Indexing sections for questions"),
+          gettext_noop("passages"), gettext_noop("pages"))
+STAGE_TITLES = {stage.name: gettext_lazy(stage.title) for stage in STAGES}
+STAGE_UNITS = {stage.name: gettext_lazy(stage.unit) for stage in STAGES}
 
 
 def progress_context(book) -> dict:

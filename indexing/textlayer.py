@@ -13,22 +13,58 @@ DICT_FLAGS = (
 ) | pymupdf.TEXT_MEDIABOX_CLIP
 SPACES = re.compile(r"\s+")
 MIN_GOOD_SHARE = 0.75  # share of letters, digits and punctuation in real text
+# The TeX and LaTeX logos are capitals moved off the baseline: T, E lowered, X; L, a small A
+# raised. The text layer reads them "TEX" and "LATEX" (a title shown as "TEX Live ガイド"),
+# so a letter shifted by more than this share of the type size is read as the logo's.
+LOGO_SHIFT = 0.1
+LOGO_SMALLER = 0.9  # the raised A of LaTeX is set at most this share of the L's size
 
 
 def page_lines(page: pymupdf.Page) -> list[dict]:
     """Return the page's text-layer lines in reading order."""
-    return lines_from_dict(page.get_text("dict", flags=DICT_FLAGS, sort=True))
+    # "rawdict": each character's baseline, which tells the TeX logo's lowered E apart.
+    return lines_from_dict(page.get_text("rawdict", flags=DICT_FLAGS, sort=True))
+
+
+def _glyphs(spans: list[dict]) -> list[tuple[str, float, float]]:
+    """Return (char, baseline y, size) for each character of a line's spans ("rawdict" spans
+    carry their characters; "dict" spans only their text, on the span's baseline)."""
+    out = []
+    for span in spans:
+        size = float(span.get("size") or 0.0)
+        chars = span.get("chars")
+        if chars is None:
+            y = float(span.get("origin", (0.0, 0.0))[1])
+            out.extend((char, y, size) for char in span.get("text", ""))
+        else:
+            out.extend((c["c"], float(c["origin"][1]), size) for c in chars)
+    return out
+
+
+def line_text(spans: list[dict]) -> str:
+    """Return a line's text from its spans, the TeX and LaTeX logos spelt as they are read."""
+    glyphs = _glyphs(spans)
+    chars = [char for char, _, _ in glyphs]
+    for i in range(1, len(glyphs) - 1):
+        (before, y0, size0), (char, y, size), (after, y1, _) = glyphs[i - 1:i + 2]
+        shift = LOGO_SHIFT * size0
+        if char == "E" and before == "T" and after == "X" and y - y0 > shift and y - y1 > shift:
+            chars[i] = "e"
+        elif (char == "A" and before == "L" and after == "T" and y0 - y > shift
+              and size < LOGO_SMALLER * size0):
+            chars[i] = "a"
+    return "".join(chars)
 
 
 def lines_from_dict(textdict: dict) -> list[dict]:
-    """Return lines {text, box, conf, dir, visible} from PyMuPDF's "dict" output."""
+    """Return lines {text, box, conf, dir, visible} from PyMuPDF's "dict" or "rawdict" output."""
     lines = []
     for block in textdict.get("blocks", []):
         if block.get("type", 0) != 0:
             continue
         for line in block.get("lines", []):
             spans = line.get("spans", [])
-            text = SPACES.sub(" ", "".join(span.get("text", "") for span in spans)).strip()
+            text = SPACES.sub(" ", line_text(spans)).strip()
             if not text:
                 continue
             dx, dy = line.get("dir", (1.0, 0.0))

@@ -3,6 +3,7 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from books.access import get_book
@@ -27,7 +28,7 @@ def book_progress(request, pk):
 def retry_stage(request, pk, stage):
     book = get_book(pk)
     if not retry(book, stage):
-        messages.warning(request, "That stage has not failed, so there is nothing to retry.")
+        messages.warning(request, _("That stage has not failed, so there is nothing to retry."))
     if request.htmx:
         return render(request, PROGRESS, progress_context(book))
     return redirect(book)

@@ -1,5 +1,6 @@
 """The page viewer: the words and the quoted sentence marked on the page image and in its lines."""
 
+import pymupdf
 import pytest
 from django.urls import reverse
 
@@ -32,6 +33,31 @@ def test_japanese_is_placed_one_em_a_character_and_vertical_lines_downwards():
     assert highlight.box_of(lines[1], down.start, down.end) == pytest.approx((50, 40, 62, 60))
 
 
+def test_latin_is_placed_by_a_proportional_fonts_widths():
+    helv = pymupdf.Font("helv")
+    text = "set multiplot layout"
+    size = 10
+    box = (72, 100, 72 + helv.text_length(text, fontsize=size), 112)
+    start = text.index("multiplot")
+    x0, _, x1, _ = highlight.box_of(line(text, box), start, start + len("multiplot"))
+    assert x0 == pytest.approx(72 + helv.text_length("set ", fontsize=size), abs=0.01)
+    assert x1 == pytest.approx(72 + helv.text_length("set multiplot", fontsize=size), abs=0.01)
+
+
+def test_a_text_layers_own_character_boxes_place_the_word_exactly():
+    text = "set multiplot"
+    boxes = [None if char == " " else (10.0 * i, 0, 10.0 * i + 9, 12) for i, char in
+             enumerate(text)]
+    assert highlight.box_of(line(text), 4, 13, boxes) == (40, 0, 129, 12)
+
+
+def test_one_kanji_is_marked_as_a_word_of_its_own_never_inside_a_longer_one():
+    lines = [line("言語の設定"), line("この語は短い"), line("言語")]
+    marks = highlight.word_marks(lines, ["語"])
+    assert [(m.line, m.start, m.end) for m in marks] == [(1, 2, 3)]
+    assert [(m.line, m.start) for m in highlight.word_marks(lines, ["言語"])] == [(0, 0), (2, 0)]
+
+
 def test_full_width_and_case_do_not_hide_a_word():
     marks = highlight.word_marks([line("ＭＡＩＮＳＡＩＬ trim")], ["mainsail"])
     assert [(m.start, m.end) for m in marks] == [(0, 8)]
@@ -57,7 +83,7 @@ def test_boxes_are_in_per_cent_of_the_page_and_rows_keep_the_lines():
     marks = highlight.word_marks(lines, ["bowline"])
     [box] = highlight.boxes(lines, marks, (420, 595))
     assert box["kind"] == "word" and 0 < box["x"] < 100 and box["y"] == pytest.approx(
-        100 * (100 - 1.5) / 595)
+        100 * (100 - 1.0) / 595)
     assert highlight.rows(lines, marks) == [[("The ", ""), ("bowline", "word")],
                                             [("second line", "")]]
 
@@ -183,3 +209,51 @@ def test_hits_are_grouped_by_book_and_section_with_contents_and_indexes_last():
                 for s in groups[1].sections]
     assert sections == [("7 Packages", "body", [44]), ("7.11 Upgrades", "body", [38, 39]),
                         (None, "contents", [2]), ("Concept Index", "index", [95])]
+
+
+def test_on_a_born_page_the_mark_is_the_words_own_box(tmp_path):
+    from books.glyphs import text_layer_boxes
+    from indexing.textlayer import page_lines
+
+    document = pymupdf.open()
+    page = document.new_page()
+    page.insert_text((72, 100), "The plot was set multiplot Wide WWW iii", fontname="tiro",
+                     fontsize=11)
+    path = tmp_path / "born.pdf"
+    document.save(path)
+    lines = page_lines(page)
+    marks = highlight.word_marks(lines, ["multiplot"])
+    [printed] = text_layer_boxes(path, 1, lines)
+    x0, y0, x1, y1 = highlight.box_of(lines[0], marks[0].start, marks[0].end, printed)
+    [real] = page.search_for("multiplot")
+    assert (x0, x1) == pytest.approx((real.x0, real.x1), abs=0.1)
+    assert y0 <= real.y0 + 0.1 and y1 >= real.y1 - 0.1
+
+
+def test_a_line_the_text_layer_does_not_hold_is_estimated():
+    from books.glyphs import align
+
+    layer = [((10, 10, 50, 20), [("a", (10, 10, 20, 20)), ("b", (20, 10, 30, 20))])]
+    assert align([line("ab", (10, 10, 50, 20))], layer) == [[(10, 10, 20, 20), (20, 10, 30, 20)]]
+    assert align([line("xy", (10, 10, 50, 20)), line("ab")], layer) == [None, None]
+
+
+def test_on_a_scan_each_word_takes_its_run_of_ink():
+    import numpy as np
+
+    from books.glyphs import on_ink
+
+    # A strip of 100 x 5 points at 4 pixels a point, three words of 10 pt Helvetica.
+    ink = np.zeros((20, 400), bool)
+    ink[4:16, 8:60] = True  # "set", 2-15 pt
+    ink[4:18, 80:228] = True  # "multiplot", 20-57 pt, with a descender
+    ink[5:15, 250:272] = True  # "a", 62.5-68 pt
+    boxes = on_ink("set multiplot a", (0, 0, 100, 5), ink)
+    word = highlight.box_of(line("set multiplot a", (0, 0, 100, 5)), 4, 13, boxes)
+    assert word == pytest.approx((20, 1, 57, 4.5))
+    ink[0:2, 300:301] = True  # a speck: too thin to be a letter
+    assert on_ink("set multiplot a", (0, 0, 100, 5), ink)[4][:2] == pytest.approx((20, 1))
+    # Two words and three runs of ink: the widest gap would put "multiplot" on the "a"; its
+    # run is far too narrow for it, so the line's ink is shared out by the letters' widths.
+    assert 20 < on_ink("set multiplot", (0, 0, 100, 5), ink)[4][0] < 25
+    assert on_ink("set", (0, 0, 100, 5), np.zeros((20, 400), bool)) is None

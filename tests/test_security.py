@@ -30,6 +30,8 @@ PUBLIC = {
     "admin:logout": "ends a session, nothing more",
     "api:api-root": "django-ninja's placeholder for reversing the API root: always 404",
     "favicon": "a redirect to the site's icon, for pages that do not name it",
+    "set_language": "the language switch, on the login page too: it only sets a cookie",
+    "javascript-catalog": "the scripts' translated messages: the interface's words, no data",
 }
 # Librarian-only URLs, by name, with the methods that are theirs when the same
 # path serves readers too. Names starting with "review" are librarian-only too.

@@ -16,6 +16,7 @@ from indexing.textlayer import is_usable, lines_from_dict, page_lines
         ("reefknοt", "reefknot"),  # a Greek omicron OCR put in a Latin word
         ("Рython аnd СSS", "Python and CSS"),  # Cyrillic look-alikes starting words
         ("α = 0.5, Ωmega, ολα", "α = 0.5, Ωmega, ολα"),  # real Greek stays
+        ("\u200cinstall-tl\u200c と\u200b\u200d\u2060\ufeffする", "install-tl とする"),
     ],
 )
 def test_search_text_is_normalised_as_printed(text, expected):
@@ -33,6 +34,12 @@ def test_an_excerpt_marks_every_term_around_the_first_match():
     assert segments[0] == ("…", False) and segments[-1] == ("…", False)
     assert [s for s, matched in segments if matched] == ["bowline", "bowline"]
     assert sum(len(s) for s, _ in segments[1:-1]) == 120
+
+
+def test_an_excerpt_shows_no_zero_width_characters():
+    segments = excerpt("run \u200cinstall-tl\u200c\ufeff now", ["install-tl"])
+    assert "".join(s for s, _ in segments) == "run install-tl now"
+    assert ("install-tl", True) in segments
 
 
 def test_an_excerpt_is_case_insensitive_and_keeps_the_page_spelling():
@@ -98,3 +105,27 @@ def test_invisible_text_is_marked():
 )
 def test_it_tells_real_text_from_junk(texts, usable):
     assert is_usable([{"text": text} for text in texts]) is usable
+
+
+def _logo_page(lowered: float = 2.2, raised: float = 2.6, small: float = 8):
+    """Return a page that sets "TeX Live" and "LaTeX" as the logos are typeset: T, a lowered
+    E, X; L, a small raised A, T, a lowered E, X."""
+    document = pymupdf.open()
+    page = document.new_page()
+    helv = pymupdf.Font("helv")
+    x = 72.0
+    for char, dy, size in [("T", 0, 11), ("E", lowered, 11), ("X", 0, 11), (" Live", 0, 11),
+                           (" L", 0, 11), ("A", -raised, small), ("T", 0, 11), ("E", lowered, 11),
+                           ("X", 0, 11)]:
+        page.insert_text((x, 100 + dy), char, fontname="helv", fontsize=size)
+        x += helv.text_length(char, fontsize=size) - (1.5 if char in "TE" else 0)
+    return page
+
+
+def test_the_tex_logos_read_as_tex_not_capitals():
+    assert [line["text"] for line in page_lines(_logo_page())] == ["TeX Live LaTeX"]
+
+
+def test_capitals_on_one_baseline_stay_capitals():
+    flat = _logo_page(lowered=0, raised=0, small=11)
+    assert [line["text"] for line in page_lines(flat)] == ["TEX Live LATEX"]

@@ -1,13 +1,13 @@
 from django import template
+from django.utils.translation import gettext_lazy as _
 
-from books.models import HeadingDecision, ReviewFlag
+from books.models import Heading, HeadingDecision, ReviewFlag
 from books.review import decisions
 
 register = template.Library()
 
-FIELD_NAMES = {"title": "title", "level": "level", "printed_page": "printed page", "page": "page",
-               "page_end": "last page",
-               "status": "status"}
+FIELD_NAMES = {"title": _("title"), "level": _("level"), "printed_page": _("printed page"),
+               "page": _("page"), "page_end": _("last page"), "status": _("status")}
 
 
 @register.simple_tag
@@ -21,10 +21,17 @@ def changes(decision) -> list[tuple[str, object, object]]:
     """Return (field, before, after) for each shown field a decision changed."""
     before, after = decision.before or {}, decision.after or {}
     return [
-        (name, before.get(field), after.get(field))
+        (name, _shown(field, before.get(field)), _shown(field, after.get(field)))
         for field, name in FIELD_NAMES.items()
         if before.get(field) != after.get(field)
     ]
+
+
+def _shown(field: str, value):
+    """Return a status code as its words (in the page's language), other values as they are."""
+    if field == "status" and value in Heading.Status.values:
+        return Heading.Status(value).label
+    return value
 
 
 @register.filter

@@ -65,3 +65,14 @@ def recommendation_text(value):
 def removal(note) -> bool:
     """Return whether an answer's note says a book it cited was deleted since."""
     return is_removal(note or "")
+
+
+@register.filter
+def answer_language(answer):
+    """Return the language an answer's labels are shown in: its question's."""
+    return cards.answer_language(answer)
+
+
+@register.filter
+def question_language(text):
+    return cards.question_language(text)

@@ -6,6 +6,10 @@
 // form posts as usual and the page comes back with the whole answer.
 (function () {
   "use strict";
+  // Django's JavaScript catalogue (jsi18n) gives gettext in the page's language.
+  const _ = window.gettext || ((text) => text);
+  const ngettext = window.ngettext || ((one, many, n) => (n === 1 ? one : many));
+  const fill = (format, values) => format.replace(/%\((\w+)\)s/g, (_m, name) => values[name]);
   const form = document.getElementById("ask");
   const thread = document.getElementById("thread");
   if (!form || !thread) return;
@@ -83,7 +87,7 @@
     on("card", (data) => {
       const card = fragment(data.html).firstElementChild;
       place(".cards").appendChild(card);
-      say("Found " + data.n + " place" + (data.n === 1 ? "" : "s") + "…");
+      say(fill(ngettext("Found %(n)s place…", "Found %(n)s places…", data.n), { n: data.n }));
       if (data.n === 1) scrollTo(card);
     });
     on("clarify", (data) => {
@@ -111,7 +115,7 @@
         const box = document.createElement("div");
         box.className = "synthesis streaming";
         const title = document.createElement("h3");
-        title.textContent = "Answer";
+        title.textContent = _("Answer");
         streamed = document.createElement("p");
         streamed.className = "synthesis-text";
         box.append(title, streamed);
@@ -129,13 +133,13 @@
       if (event.data) {
         end(JSON.parse(event.data).message, true);
       } else if (source.readyState === EventSource.CLOSED) {
-        end("The connection was lost. Reload the page to see the answer.", true);
+        end(_("The connection was lost. Reload the page to see the answer."), true);
       }
     });
   }
 
   async function send(text) {
-    busy(true, "Asking…");
+    busy(true, _("Asking…"));
     const body = new FormData(form);
     body.set("question", text);
     let response;
@@ -147,17 +151,18 @@
         credentials: "same-origin",
       });
     } catch (error) {
-      busy(false, "The librarian could not be reached. Check the connection and try again.");
+      busy(false, _("The librarian could not be reached. Check the connection and try again."));
       return;
     }
     let data = {};
     try {
       data = await response.json();
     } catch (error) {
-      data = { error: "The librarian answered with an error (" + response.status + "). Try again." };
+      data = { error: fill(_("The librarian answered with an error (%(status)s). Try again."),
+                            { status: response.status }) };
     }
     if (!response.ok || data.error) {
-      busy(false, data.error || "That did not work. Try again.");
+      busy(false, data.error || _("That did not work. Try again."));
       return;
     }
     const empty = document.getElementById("chat-empty");

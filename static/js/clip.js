@@ -5,6 +5,10 @@
 // the form download as usual.
 (function () {
   "use strict";
+  // Django's JavaScript catalogue (jsi18n) gives gettext in the page's language.
+  const _ = window.gettext || ((text) => text);
+  const ngettext = window.ngettext || ((one, many, n) => (n === 1 ? one : many));
+  const fill = (format, values) => format.replace(/%\((\w+)\)s/g, (_m, name) => values[name]);
   const CLIP = /\/books\/\d+\/clip$/;
 
   function statusBeside(element) {
@@ -39,7 +43,7 @@
     if (element.getAttribute("aria-busy") === "true") return;
     const status = statusBeside(element);
     element.setAttribute("aria-busy", "true");
-    status.textContent = "Preparing the PDF…";
+    status.textContent = _("Preparing the PDF…");
     try {
       const response = await fetch(url, { credentials: "same-origin" });
       const type = response.headers.get("Content-Type") || "";
@@ -50,7 +54,7 @@
       save(await response.blob(), filenameOf(response.headers.get("Content-Disposition")));
       status.textContent = "";
     } catch (error) {
-      status.textContent = "The PDF could not be made. Try again.";
+      status.textContent = _("The PDF could not be made. Try again.");
     } finally {
       element.removeAttribute("aria-busy");
     }

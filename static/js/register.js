@@ -4,6 +4,10 @@
 // JavaScript the form posts every file at once and works as it is.
 (function () {
   "use strict";
+  // Django's JavaScript catalogue (jsi18n) gives gettext in the page's language.
+  const _ = window.gettext || ((text) => text);
+  const ngettext = window.ngettext || ((one, many, n) => (n === 1 ? one : many));
+  const fill = (format, values) => format.replace(/%\((\w+)\)s/g, (_m, name) => values[name]);
   const form = document.getElementById("register");
   if (!form) return;
   const input = form.querySelector('input[type="file"]');
@@ -23,11 +27,11 @@
     name.textContent = file.name;
     const sent = document.createElement("span");
     sent.className = "sent muted";
-    sent.textContent = "waiting";
+    sent.textContent = _("waiting");
     const bar = document.createElement("progress");
     bar.max = file.size || 1;
     bar.value = 0;
-    bar.setAttribute("aria-label", "Uploading " + file.name);
+    bar.setAttribute("aria-label", fill(_("Uploading %(name)s"), { name: file.name }));
     const said = document.createElement("span");
     said.className = "said small";
     item.append(name, sent, bar, said);
@@ -41,9 +45,10 @@
       if (body.detail) return body.detail;
       if (body.outcomes && body.outcomes[0]) return body.outcomes[0].message;
     } catch (error) { /* not JSON: say what the status means */ }
-    if (request.status === 413) return "The file is larger than the upload limit.";
-    if (request.status === 403) return "Only librarians can register books (or the session expired: reload the page).";
-    return "The upload failed (" + (request.status || "no answer from the server") + "). Try again.";
+    if (request.status === 413) return _("The file is larger than the upload limit.");
+    if (request.status === 403) return _("Only librarians can register books (or the session expired: reload the page).");
+    return fill(_("The upload failed (%(status)s). Try again."),
+                { status: request.status || _("no answer from the server") });
   }
 
   // Send one file; resolve with true when the server registered it.
@@ -61,23 +66,24 @@
         shown.bar.max = total || 1;
         shown.bar.value = event.loaded;
         const percent = total ? Math.min(100, Math.round((100 * event.loaded) / total)) : 0;
-        shown.sent.textContent = megabytes(event.loaded) + " of " + megabytes(total) + " · " + percent + "%";
+        shown.sent.textContent = fill(_("%(sent)s of %(total)s"), {
+          sent: megabytes(event.loaded), total: megabytes(total) }) + " · " + percent + "%";
       });
-      request.upload.addEventListener("load", () => { shown.sent.textContent = "checking…"; });
+      request.upload.addEventListener("load", () => { shown.sent.textContent = _("checking…"); });
       request.addEventListener("load", () => {
         let outcome = null;
         try { outcome = JSON.parse(request.responseText).outcomes[0]; } catch (error) { outcome = null; }
         const ok = request.status === 200 && outcome && outcome.ok;
         shown.bar.value = shown.bar.max;
         shown.item.classList.add(ok ? "done" : "failed");
-        shown.sent.textContent = ok ? "sent" : "not registered";
+        shown.sent.textContent = ok ? _("sent") : _("not registered");
         shown.said.textContent = ok ? outcome.message : failure(request);
         resolve(ok);
       });
       request.addEventListener("error", () => {
         shown.item.classList.add("failed");
-        shown.sent.textContent = "not sent";
-        shown.said.textContent = "The connection failed. Try again.";
+        shown.sent.textContent = _("not sent");
+        shown.said.textContent = _("The connection failed. Try again.");
         resolve(false);
       });
       request.send(data);
@@ -90,9 +96,10 @@
     form.classList.add("busy");
     list.replaceChildren();
     const shown = Array.from(files).map((file) => [file, row(file)]);
-    status.textContent = "Uploading " + files.length + " file" + (files.length === 1 ? "" : "s") + "…";
+    status.textContent = fill(ngettext("Uploading %(n)s file…", "Uploading %(n)s files…",
+                                      files.length), { n: files.length });
     for (const [file, item] of shown) await upload(file, item);
-    status.textContent = "Done. Showing the shelf…";
+    status.textContent = _("Done. Showing the shelf…");
     window.location.assign(window.location.pathname + window.location.search);
   }
 
@@ -114,6 +121,8 @@
     send(input.files);
   });
   input.addEventListener("change", () => {
-    if (input.files.length) status.textContent = "Selected " + input.files.length + " file" + (input.files.length === 1 ? "" : "s") + ": press Register.";
+    const n = input.files.length;
+    if (n) status.textContent = fill(ngettext("Selected %(n)s file: press Register.",
+                                              "Selected %(n)s files: press Register.", n), { n: n });
   });
 })();
