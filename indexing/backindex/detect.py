@@ -43,12 +43,16 @@ def index_heading(text: str) -> str | None:
     return text.strip()
 
 
-def find_indexes(pages: list[dict]) -> list[IndexBlock]:
-    """Return the book's indexes in page order."""
-    start = int(len(pages) * BACK_SHARE)
+def find_indexes(pages: list[dict], page_count: int | None = None) -> list[IndexBlock]:
+    """Return the book's indexes in page order; pages may be the back pages only, of a
+    book of page_count pages."""
+    page_count = page_count or max((page["number"] for page in pages), default=0)
+    start = back_start(page_count)
     blocks: list[IndexBlock] = []
     current: dict | None = None
-    for page in pages[start:]:
+    for page in sorted(pages, key=lambda page: page["number"]):
+        if page["number"] < start:
+            continue
         heading = _heading(page)
         repeated = current and heading and _same(heading[0], current["name"])
         if heading and not repeated:
@@ -64,6 +68,11 @@ def find_indexes(pages: list[dict]) -> list[IndexBlock]:
     _close(blocks, current)
     by_number = {page["number"]: page for page in pages}
     return [block for block in blocks if _has_body(block, by_number)]
+
+
+def back_start(page_count: int) -> int:
+    """Return the first page an index may start on."""
+    return int(page_count * BACK_SHARE) + 1
 
 
 def _heading(page: dict) -> tuple[str, frozenset[int]] | None:

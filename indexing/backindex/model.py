@@ -26,6 +26,7 @@ class IndexEntry:
     see: tuple[str, ...] = ()  # targets of "see" and "see also" (→, を見よ, も見よ)
     index: str = ""  # the heading of the index it belongs to ("Concept Index", 索引)
     index_page: int = 0  # physical page where it is printed
+    group: str = ""  # the letter-group heading it is printed under ("A", "か"), "" if none
 
     @property
     def level(self) -> int:

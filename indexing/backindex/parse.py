@@ -11,7 +11,7 @@ a parent only: it names its sub-entries and is not an entry itself.
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from statistics import median
 
 from indexing.backindex.layout import Row
@@ -34,6 +34,7 @@ class Parsed:
     labels: tuple[str, ...]
     see: tuple[str, ...]
     page: int
+    group: str = ""  # the letter-group heading above it
 
 
 def parse_rows(rows: list[Row]) -> list[Parsed]:
@@ -46,11 +47,12 @@ def parse_rows(rows: list[Row]) -> list[Parsed]:
     groups = _entries(rows, offsets, levels, hang, size)
     parsed: list[Parsed] = []
     stack: list[str] = []
+    heading = ""
     for level, text, page in groups:
         if level < 0:  # a letter-group heading: the entries under it start afresh
-            stack = []
+            stack, heading = [], text
             continue
-        parsed += _entry(text, level, page, stack)
+        parsed += [replace(found, group=heading) for found in _entry(text, level, page, stack)]
     return parsed
 
 

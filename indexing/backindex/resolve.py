@@ -2,10 +2,13 @@
 (pure functions). A label no page carries, or more than one page carries, stays
 printed and unresolved: nothing is guessed."""
 
+import re
 import unicodedata
 
 from indexing.backindex.locators import span
 from indexing.backindex.model import Locator
+
+SPREAD = re.compile(r"^(\d{1,4}|[ivxlcdm]{1,7})\s*[–-]\s*(\d{1,4}|[ivxlcdm]{1,7})$", re.I)
 
 
 def label_key(label: str) -> str:
@@ -16,8 +19,11 @@ def pages_by_label(labels: dict[int, str]) -> dict[str, list[int]]:
     """Return the physical pages of each printed label (folded), in order."""
     found: dict[str, list[int]] = {}
     for page, label in sorted(labels.items()):
-        if label:
-            found.setdefault(label_key(label), []).append(page)
+        # A two-page spread carries both its book pages' numbers ("58–59").
+        halves = SPREAD.match(label or "")
+        for one in (halves.groups() if halves else (label,)):
+            if one:
+                found.setdefault(label_key(one), []).append(page)
     return found
 
 
