@@ -297,8 +297,9 @@ def test_an_upgrade_recovers_finished_books_contents_again(shelve, tmp_path):
 def _recovered_again(book):
     """Check that book's contents are recovered again, and nothing is read by OCR again."""
     status = dict(book.stage_runs.values_list("stage", "status"))
+    # The book-index stage came after these migrations: they leave it as it is.
     assert status == {"previews": "done", "ocr": "done", "ingest": "done", "index": "pending",
-                      "verify": "pending", "embed": "pending"}
+                      "backindex": "done", "verify": "pending", "embed": "pending"}
     runner.run_pending("test-worker")
     assert set(book.stage_runs.values_list("status", flat=True)) == {"done"}
 
