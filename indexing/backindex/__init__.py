@@ -10,7 +10,6 @@ book's labels allow, and left printed, unresolved, where they do not.
 
 from indexing.backindex.detect import back_start, find_indexes
 from indexing.backindex.figures import read_lists
-from indexing.backindex.layout import page_rows
 from indexing.backindex.model import BackMatter, IndexEntry, ListItem, Locator
 from indexing.backindex.parse import parse_rows
 from indexing.backindex.resolve import locate, pages_by_label
@@ -31,11 +30,7 @@ def read(pages: list[dict], labels: dict[int, str], list_pages=(),
     index_pages: list[int] = []
     indexes = []
     for block in find_indexes(pages, page_count):
-        rows = []
-        for number in block.pages:
-            skip = block.above if number == block.pages[0] else frozenset()
-            rows += page_rows(by_number[number], skip)
-        for parsed in parse_rows(rows):
+        for parsed in parse_rows(list(block.rows)):
             locators = tuple(locate(label, by_label) for label in parsed.labels)
             entries.append(IndexEntry(parsed.term, parsed.parents, locators, parsed.see,
                                       block.name, parsed.page, parsed.group))

@@ -33,6 +33,7 @@ class IndexBlock:
     name: str
     pages: tuple[int, ...]
     above: frozenset[int]  # lines of the first page at or above the heading: not entries
+    rows: tuple = ()  # the body rows of its pages, in reading order (layout.Row)
 
 
 def index_heading(text: str) -> str | None:
@@ -56,18 +57,21 @@ def find_indexes(pages: list[dict], page_count: int | None = None) -> list[Index
         heading = _heading(page)
         repeated = current and heading and _same(heading[0], current["name"])
         if heading and not repeated:
-            if index_shaped(page_rows(page, heading[1])) or _short_page(page, heading[1]):
+            rows = page_rows(page, heading[1])
+            if index_shaped(rows) or len(rows) < MIN_ROWS:
                 _close(blocks, current)
-                current = {"name": heading[0], "pages": [page["number"]], "above": heading[1]}
+                current = {"name": heading[0], "pages": [page["number"]], "above": heading[1],
+                           "rows": rows}
                 continue
-        if current and index_shaped(page_rows(page)):
+        rows = page_rows(page) if current else []
+        if current and index_shaped(rows):
             current["pages"].append(page["number"])
+            current["rows"] += rows
             continue
         _close(blocks, current)
         current = None
     _close(blocks, current)
-    by_number = {page["number"]: page for page in pages}
-    return [block for block in blocks if _has_body(block, by_number)]
+    return [block for block in blocks if len(block.pages) > 1 or index_shaped(block.rows)]
 
 
 def back_start(page_count: int) -> int:
@@ -89,11 +93,6 @@ def _same(first: str, second: str) -> bool:
     return re.sub(r"\W", "", first).casefold() == re.sub(r"\W", "", second).casefold()
 
 
-def _short_page(page: dict, skip: frozenset[int]) -> bool:
-    """Return True when the heading's page holds little else (the index starts overleaf)."""
-    return len(page_rows(page, skip)) < MIN_ROWS
-
-
 def index_shaped(rows) -> bool:
     """Return True when most rows of a page read as index entries."""
     if len(rows) < MIN_ROWS:
@@ -105,10 +104,7 @@ def index_shaped(rows) -> bool:
     return entries >= MIN_SHAPE * len(rows)
 
 
-def _has_body(block: IndexBlock, by_number: dict[int, dict]) -> bool:
-    return len(block.pages) > 1 or index_shaped(page_rows(by_number[block.pages[0]], block.above))
-
-
 def _close(blocks: list[IndexBlock], current: dict | None) -> None:
     if current:
-        blocks.append(IndexBlock(current["name"], tuple(current["pages"]), current["above"]))
+        blocks.append(IndexBlock(current["name"], tuple(current["pages"]), current["above"],
+                                 tuple(current["rows"])))

@@ -20,6 +20,7 @@ FIGURE_HEADING = re.compile(
 NUMBERED = re.compile(
     r"^(?:(?P<word>figure|fig\.|table|tab\.|plate|図|表|写真)\s*)?"
     r"(?P<number>\d{1,3}(?:[.\-–‐]\d{1,3})*|[A-Z](?:[.\-]\d{1,3})+)[.:：]?\s+(?=\S)", re.I)
+HEAD_LINES = 4
 PAGE_END = re.compile(r"(?:^|\s)(?P<page>\d{1,4}|[ivxlcdm]{1,7})\s*$")
 
 
@@ -31,6 +32,10 @@ def read_lists(pages: list[dict], by_label: dict[str, list[int]]) -> list:
     kind = "figure"
     pending: list[str] = []
     for page in pages:
+        # The heading may sit in the top margin, where running heads are set aside.
+        top = sorted(page.get("lines") or [], key=lambda line: line["box"][1])[:HEAD_LINES]
+        kind = next((_heading_kind(line["text"]) for line in top if _heading_kind(line["text"])),
+                    kind)
         for row in page_rows(page):
             text = unicodedata.normalize("NFKC", row.text).strip()
             heading = _heading_kind(text)
@@ -59,7 +64,7 @@ def read_lists(pages: list[dict], by_label: dict[str, list[int]]) -> list:
 
 
 def _heading_kind(text: str) -> str | None:
-    plain = re.sub(r"\s+", " ", text).strip()
+    plain = re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text)).strip()
     if TABLE_HEADING.match(plain):
         return "table"
     if FIGURE_HEADING.match(plain):

@@ -102,7 +102,7 @@ def _without_margins(lines, height: float):
         box = line["box"]
         if box[3] > TOP_BAND * height:
             break
-        if FOLIO.match(line["text"]):
+        if FOLIO.match(line["text"]) and _alone(line, by_y):
             drop.add(index)
             continue
         below = [other["box"][1] for _, other in by_y[position + 1:]
@@ -114,7 +114,7 @@ def _without_margins(lines, height: float):
         box = line["box"]
         if box[1] < BOTTOM_BAND * height:
             break
-        if FOLIO.match(line["text"]):
+        if FOLIO.match(line["text"]) and _alone(line, by_y):
             drop.add(index)
             continue
         above = [other["box"][3] for _, other in by_y[:position] if other["box"][3] < box[1] + 1]
@@ -125,6 +125,14 @@ def _without_margins(lines, height: float):
         if not above or box[1] - max(above) > HEAD_GAP * size:
             drop.update(i for i, other in by_y[position:])
     return [(index, line) for index, line in lines if index not in drop]
+
+
+def _alone(line: dict, lines) -> bool:
+    """Return True when no other line shares the line's row (a folio, not a page number
+    at the end of an entry set apart by leaders)."""
+    top, bottom = line["box"][1], line["box"][3]
+    return not any(other is not line and other["box"][1] < bottom - 1 and other["box"][3] > top + 1
+                   for _, other in lines)
 
 
 def _rows(members, page: int, column: int) -> list[Row]:

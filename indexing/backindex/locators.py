@@ -8,6 +8,7 @@ locators xxiii / 71–74 / 344; "sectional, see also subhead, 79" → term
 
 import re
 import unicodedata
+from functools import lru_cache
 
 from indexing.toc.numbers import roman_value
 
@@ -27,7 +28,12 @@ SEPARATORS = re.compile(r"\s*[,，、;；]\s*|\s+")
 
 def split_entry(text: str) -> tuple[str, list[str], list[str]]:
     """Return (term, locator labels as printed, see targets) of one entry's text."""
-    text = text.strip()
+    term, labels, see = _split_entry(text.strip())
+    return term, list(labels), list(see)
+
+
+@lru_cache(maxsize=1 << 16)  # a row is split to judge the page, its level and its entry
+def _split_entry(text: str) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
     term, tail = _split_leaders(text)
     see: list[str] = []
     if tail is None:
@@ -45,7 +51,7 @@ def split_entry(text: str) -> tuple[str, list[str], list[str]]:
     if see and not term.strip():  # a sub-entry named "see also …" is a term, not a reference
         term, labels = _split_locators(text)
         see = []
-    return _tidy_term(term), labels, see
+    return _tidy_term(term), tuple(labels), tuple(see)
 
 
 def _split_leaders(text: str) -> tuple[str, str | None]:
