@@ -129,3 +129,27 @@ def test_index_pages_are_never_a_sections_text(harbour):
 
     for chunk in book_chunks(harbour):
         assert "cleat" not in chunk.text
+
+
+@pytest.mark.parametrize(("term", "initial"), [
+    ("apple", "A"), ("\\alert", "A"), ("10pt", "#"), ("@", "#"), ("アクセント", "あ"),
+    ("がっこう", "か"), ("ぱらめた", "は"), ("ん", "わ"), ("括弧", "他"),
+])
+def test_a_term_is_browsed_under_its_first_letter_or_kana_row(term, initial):
+    assert bookindex.initial_of(term) == initial
+
+
+@pytest.mark.parametrize(("group", "term", "initial"), [
+    ("か", "括弧", "か"), ("記号", "\\!", "#"), ("Symbols", "!", "#"), ("", "括弧", "他"),
+    ("B", "boats", "B"),
+])
+def test_a_printed_group_heading_decides_the_group(group, term, initial):
+    assert bookindex.group_initial(group, term) == initial
+
+
+def test_the_command_prints_a_parent_once_above_its_sub_entries(harbour):
+    out = StringIO()
+    call_command("bookindex", str(harbour.pk), stdout=out)
+    lines = out.getvalue().splitlines()
+    assert lines[1:4] == ["boats", "  sailing … 3 (pp. 4)", "  rowing … 7 (pp. 8)"]
+    assert "buoy → see mark" in lines

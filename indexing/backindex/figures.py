@@ -11,6 +11,7 @@ import unicodedata
 
 from indexing.backindex.layout import page_rows
 from indexing.backindex.locators import LEADERS
+from indexing.backindex.model import ListItem
 from indexing.backindex.resolve import locate
 
 TABLE_HEADING = re.compile(r"^(?:list\s+of\s+tables|tables|表\s*目\s*次|表\s*一\s*覧)$", re.I)
@@ -24,10 +25,8 @@ HEAD_LINES = 4
 PAGE_END = re.compile(r"(?:^|\s)(?P<page>\d{1,4}|[ivxlcdm]{1,7})\s*$")
 
 
-def read_lists(pages: list[dict], by_label: dict[str, list[int]]) -> list:
+def read_lists(pages: list[dict], by_label: dict[str, list[int]]) -> list[ListItem]:
     """Return the items of the lists of figures and tables printed on pages, in order."""
-    from indexing.backindex.model import ListItem
-
     items = []
     kind = "figure"
     pending: list[str] = []

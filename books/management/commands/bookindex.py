@@ -26,8 +26,15 @@ class Command(BaseCommand):
             return
         if not entries:
             self.stdout.write(f"“{book}” has no back-of-book index (or it is not read yet).")
+        shown: list[str] = []  # the chain of terms printed last, to print a parent only once
         for entry in entries:
-            depth = entry["parent"].count(" > ") + 1 if entry["parent"] else 0
+            chain = entry["parent"].split(" > ") if entry["parent"] else []
+            for depth, parent in enumerate(chain):
+                if shown[depth:depth + 1] != [parent]:  # a parent printed with no pages of its own
+                    self.stdout.write(f"{'  ' * depth}{parent}")
+                    shown = shown[:depth] + [parent]
+            shown = chain + [entry["term"]]
+            depth = len(chain)
             pages = ", ".join(entry["labels"])
             placed = ", ".join(str(page) for page in entry["pages"])
             see = f" → see {'; '.join(entry['see'])}" if entry["see"] else ""
