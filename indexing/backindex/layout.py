@@ -11,12 +11,13 @@ from dataclasses import dataclass
 import re
 from statistics import median
 
-from indexing.backindex.locators import split_entry
+from indexing.backindex.locators import is_locator_line, split_entry
 
 TOP_BAND, BOTTOM_BAND = 0.13, 0.85  # share of the page height where heads and folios sit
 HEAD_GAP = 1.2  # line heights of white below a running head (above a folio)
 GUTTER_SHARE = 0.04  # lines that may cross a gutter (a long line that runs over)
 MIN_GUTTER = 5.0  # points
+NUMBER_COLUMN = 0.6  # share of page-number-only lines that makes a "column" part of the one before
 CROSSING = 20.0  # points a line may run past a gutter and stay in its column
 
 
@@ -52,7 +53,7 @@ def page_rows(page: dict, skip_lines: frozenset[int] = frozenset()) -> list[Row]
     lines = _without_margins(lines, float(page.get("height") or 0))
     if not lines:
         return []
-    cuts = gutters([line["box"] for _, line in lines])
+    cuts = _entry_columns(gutters([line["box"] for _, line in lines]), lines)
     columns: list[list] = [[] for _ in range(len(cuts) + 1)]
     for index, line in lines:
         x0, x1 = line["box"][0], line["box"][2]
@@ -65,6 +66,19 @@ def page_rows(page: dict, skip_lines: frozenset[int] = frozenset()) -> list[Row]
     for column, members in enumerate(columns):
         rows += _rows(members, page["number"], column)
     return rows
+
+
+def _entry_columns(cuts: list[float], lines) -> list[float]:
+    """Return the cuts between columns of entries: a "column" of page numbers alone is the
+    right edge of the entries beside it, set apart by leaders OCR did not read."""
+    kept = list(cuts)
+    for cut in reversed(cuts):
+        right = kept[kept.index(cut) + 1] if kept.index(cut) + 1 < len(kept) else float("inf")
+        members = [line["text"] for _, line in lines if cut <= line["box"][0] < right]
+        numbers = sum(1 for text in members if is_locator_line(text))
+        if members and numbers >= NUMBER_COLUMN * len(members):
+            kept.remove(cut)
+    return kept
 
 
 def gutters(boxes: list[list[float]]) -> list[float]:

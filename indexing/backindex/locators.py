@@ -23,7 +23,9 @@ LEADERS = re.compile(r"\s*(?:\.\s+){2,}\.?\s*|\s*\.{4,}\s*|\s*[…‥⋯]{2,}\s*
 SEE = re.compile(r"(?:^|[,.;(（]\s*|\s+)\(?(?P<how>see(?:\s+also)?|cf\.)\s+(?P<rest>.+)$", re.I)
 ARROW = re.compile(r"\s*(?:→|⇒|->)\s*(?P<rest>[^→⇒]+?)\s*(?:を見よ|も見よ|参照)?\s*$")
 SEE_JA = re.compile(r"[\s(（,，、]*(?P<rest>[^\s(（,，、]+?)\s*(?:を見よ|も見よ|を参照|も参照)[)）]?\s*$")
-SEPARATORS = re.compile(r"\s*[,，、;；]\s*|\s+")
+# OCR reads a few leader dots of a scan, or none: "amsbsy .. .48", "amsfonts . .. 38,55".
+JUNK_BEFORE_NUMBER = re.compile(r"(?<=\s)[.,:;·・]+(?=\d)")
+STRAY_DOTS = re.compile(r"(?<=\s)[.·・]{1,2}(?![.·・])(?=\s*(?:[.·・]|\d|$))")
 
 
 def split_entry(text: str) -> tuple[str, list[str], list[str]]:
@@ -94,6 +96,7 @@ def _see_in_term(term: str) -> tuple[str, list[str]]:
 
 def _split_locators(text: str) -> tuple[str, list[str]]:
     """Return (term, labels) cutting the longest run of locators off the end of text."""
+    text = STRAY_DOTS.sub(" ", JUNK_BEFORE_NUMBER.sub("", text))
     tokens = list(re.finditer(r"[^\s,，、;；]+(?:\s*[–—‐\-−－~〜～]\s*[^\s,，、;；]+)?", text))
     labels: list[str] = []
     cut = len(text)
@@ -116,6 +119,7 @@ def _split_locators(text: str) -> tuple[str, list[str]]:
 
 def _locators(text: str) -> list[str] | None:
     """Return the labels of a text that holds only locators, else None."""
+    text = STRAY_DOTS.sub(" ", JUNK_BEFORE_NUMBER.sub("", " " + text))
     text = text.strip().strip(",，、;；").strip()
     if not text:
         return []

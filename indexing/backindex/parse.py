@@ -23,6 +23,7 @@ CONTINUED = re.compile(
     r"|\s*[—–-]\s*(?:continued|続き)\s*$", re.I)
 RUN_IN = re.compile(r"^[—–―~〜]\s+(?=[^\W\d_])")  # "— in macro code, 149": a sub-entry run in
 SEMICOLON_SUBS = re.compile(r";\s+")
+ORPHAN_SHARE = 0.5  # pages alone this far across their column continue no entry
 
 
 @dataclass(frozen=True)
@@ -59,14 +60,18 @@ def parse_rows(rows: list[Row]) -> list[Parsed]:
 def _entries(rows, offsets, levels, hang, size) -> list[tuple[int, str, int]]:
     """Return (level, text, page) per entry, wrapped rows joined; level -1 for a group heading."""
     found: list[list] = []
+    widths = _widths(rows)
     for index, row in enumerate(rows):
         text = CONTINUED.sub("", row.text).strip()
         if not text:
             continue
         level = level_of(offsets[index], levels, hang, size)
         open_entry = found and found[-1][0] >= 0
-        if open_entry and is_locator_line(text):
-            found[-1][1] = _join(found[-1][1], text)
+        if is_locator_line(text):
+            # Pages set at the far right with no term beside them: OCR lost the term (a
+            # symbol, a dash). They are not the entry above's.
+            if open_entry and offsets[index] < ORPHAN_SHARE * widths[(row.page, row.column)]:
+                found[-1][1] = _join(found[-1][1], text)
             continue
         following = (level_of(offsets[index + 1], levels, hang, size)
                      if index + 1 < len(rows) else None)
@@ -77,6 +82,15 @@ def _entries(rows, offsets, levels, hang, size) -> list[tuple[int, str, int]]:
         else:
             found.append([level or 0, text, row.page])
     return [tuple(item) for item in found]
+
+
+def _widths(rows: list[Row]) -> dict[tuple[int, int], float]:
+    """Return the width of each page's columns, (page, column) → points."""
+    edges: dict[tuple[int, int], list[float]] = {}
+    for row in rows:
+        left, right = edges.setdefault((row.page, row.column), [row.x0, row.x1])
+        edges[(row.page, row.column)] = [min(left, row.x0), max(right, row.x1)]
+    return {key: right - left for key, (left, right) in edges.items()}
 
 
 def _join(text: str, more: str) -> str:
