@@ -22,6 +22,8 @@ BASE_TOLERANCE = 0.75  # line heights within which edges count as one (hanging "
 STEP_TOLERANCE = 0.5  # line heights within which indents are one step
 OPEN_SHARE = 0.6  # share of a deepest step's rows that follow an open row, for a hang
 MIN_STEP_ROWS = 2
+MIN_SKEW_ROWS, MIN_SKEW_SPAN = 6, 150.0  # main entries (and points down the column) to read a tilt
+MAX_SKEW = 0.03  # about 1.7 degrees: steeper is no tilt but an uneven column
 GROUP_WORDS = re.compile(
     r"^(?:symbols?|numbers?|numerals?|digits|analphabetics|non-?alphabetic(?:al)?|"
     r"[a-z](?:\s*[-–—]\s*[a-z])?|"
@@ -51,7 +53,38 @@ def indents(rows: list[Row]) -> list[float]:
     for (page, column), base in own.items():
         side = usual[(page % 2, column)]
         bases[(page, column)] = side if base > side + tolerance else base
-    return [row.x0 - bases[(row.page, row.column)] for row in rows]
+    offsets = [row.x0 - bases[(row.page, row.column)] for row in rows]
+    return _unskewed(rows, offsets, tolerance)
+
+
+def _unskewed(rows: list[Row], offsets: list[float], tolerance: float) -> list[float]:
+    """Return the offsets with a scanned page's tilt taken out: the left edge of a column's
+    main entries drifts along it (a page turned half a degree moves it 5 points down a
+    column), which is read off those entries as a straight line."""
+    mains: dict[tuple[int, int], list[int]] = defaultdict(list)
+    for index, row in enumerate(rows):
+        if abs(offsets[index]) <= tolerance:
+            mains[(row.page, row.column)].append(index)
+    out = list(offsets)
+    for key, members in mains.items():
+        slope = _slope([rows[i].y0 for i in members], [offsets[i] for i in members])
+        if slope is None:
+            continue
+        middle = median(rows[i].y0 for i in members)
+        for index, row in enumerate(rows):
+            if (row.page, row.column) == key:
+                out[index] = offsets[index] - slope * (row.y0 - middle)
+    return out
+
+
+def _slope(ys: list[float], xs: list[float]) -> float | None:
+    """Return the least-squares slope of x along y, None when too few points or too steep."""
+    if len(ys) < MIN_SKEW_ROWS or max(ys) - min(ys) < MIN_SKEW_SPAN:
+        return None
+    mean_y, mean_x = sum(ys) / len(ys), sum(xs) / len(xs)
+    spread = sum((y - mean_y) ** 2 for y in ys)
+    slope = sum((y - mean_y) * (x - mean_x) for y, x in zip(ys, xs)) / spread
+    return slope if abs(slope) <= MAX_SKEW else None
 
 
 def _base(values: list[float], tolerance: float) -> float:

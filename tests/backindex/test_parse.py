@@ -129,3 +129,17 @@ def test_a_book_without_an_index_has_no_entries():
               "lines": [{"text": f"Chapter {n} text, 12", "box": [72, 100, 300, 110]}]}
              for n in range(1, 6)]
     assert read(pages, {}).entries == []
+
+
+def test_a_tilted_scan_keeps_its_levels():
+    rows = []
+    for letter in "abcdefghijklmnopqrs":
+        rows += [f"{letter}-term, 1", (f"{letter}-sub, 2", SUB)]
+    page = index_page(1, rows + ["last, 3"])
+    for line in page["lines"]:  # turned about 1.4 degrees: 12 points of drift down the column
+        drift = 0.025 * (line["box"][1] - 100)
+        line["box"] = [line["box"][0] + drift, line["box"][1], line["box"][2] + drift,
+                       line["box"][3]]
+    names = [e[0] for e in entries(page)]
+    assert names[:4] == ["a-term", "a-term > a-sub", "b-term", "b-term > b-sub"]
+    assert names[-3:] == ["s-term", "s-term > s-sub", "last"]
