@@ -29,7 +29,7 @@ def read(pages: list[dict], labels: dict[int, str], list_pages=(),
     entries: list[IndexEntry] = []
     index_pages: list[int] = []
     indexes = []
-    for block in find_indexes(pages, page_count):
+    for block in find_indexes(pages, page_count, labels):
         for parsed in parse_rows(list(block.rows)):
             locators = tuple(locate(label, by_label) for label in parsed.labels)
             entries.append(IndexEntry(parsed.term, parsed.parents, locators, parsed.see,

@@ -24,6 +24,7 @@ HEAD_LINES = 4  # the heading is among the first lines of its page
 BACK_SHARE = 0.4  # indexes start after this share of the book
 MIN_ROWS = 4
 MIN_SHAPE = 0.35  # share of rows with locators (or a cross-reference) on an index page
+RUNNING_SHAPE = 0.15  # the same under the index's running head
 
 
 @dataclass(frozen=True)
@@ -44,9 +45,11 @@ def index_heading(text: str) -> str | None:
     return text.strip()
 
 
-def find_indexes(pages: list[dict], page_count: int | None = None) -> list[IndexBlock]:
+def find_indexes(pages: list[dict], page_count: int | None = None,
+                 labels: dict[int, str] | None = None) -> list[IndexBlock]:
     """Return the book's indexes in page order; pages may be the back pages only, of a
-    book of page_count pages."""
+    book of page_count pages; labels: the printed number of each page, where known."""
+    labels = labels or {}
     page_count = page_count or max((page["number"] for page in pages), default=0)
     start = back_start(page_count)
     blocks: list[IndexBlock] = []
@@ -57,14 +60,18 @@ def find_indexes(pages: list[dict], page_count: int | None = None) -> list[Index
         heading = _heading(page)
         repeated = current and heading and _same(heading[0], current["name"])
         if heading and not repeated:
-            rows = page_rows(page, heading[1])
+            rows = page_rows(page, heading[1], labels.get(page["number"], ""))
             if index_shaped(rows) or len(rows) < MIN_ROWS:
                 _close(blocks, current)
                 current = {"name": heading[0], "pages": [page["number"]], "above": heading[1],
                            "rows": rows}
                 continue
-        rows = page_rows(page) if current else []
-        if current and index_shaped(rows):
+        # A running head repeating the heading goes, with what is beside or above it.
+        skip = heading[1] if repeated else frozenset()
+        rows = page_rows(page, skip, labels.get(page["number"], "")) if current else []
+        # A page under the index's own running head continues it even where OCR lost
+        # most of its page numbers.
+        if current and (index_shaped(rows) or repeated and index_shaped(rows, RUNNING_SHAPE)):
             current["pages"].append(page["number"])
             current["rows"] += rows
             continue
@@ -93,15 +100,17 @@ def _same(first: str, second: str) -> bool:
     return re.sub(r"\W", "", first).casefold() == re.sub(r"\W", "", second).casefold()
 
 
-def index_shaped(rows) -> bool:
-    """Return True when most rows of a page read as index entries."""
+def index_shaped(rows, share: float = 0.0) -> bool:
+    """Return True when most rows of a page read as index entries (at least share of them,
+    MIN_SHAPE by default)."""
+    share = share or MIN_SHAPE
     if len(rows) < MIN_ROWS:
         return False
     entries = 0
     for row in rows:
         _, labels, see = split_entry(row.text)
         entries += bool(labels or see or is_locator_line(row.text))
-    return entries >= MIN_SHAPE * len(rows)
+    return entries >= share * len(rows)
 
 
 def _close(blocks: list[IndexBlock], current: dict | None) -> None:

@@ -42,15 +42,15 @@ class Row:
         return self.y1 - self.y0
 
 
-def page_rows(page: dict, skip_lines: frozenset[int] = frozenset()) -> list[Row]:
+def page_rows(page: dict, skip_lines: frozenset[int] = frozenset(), folio: str = "") -> list[Row]:
     """Return the page's body rows, column by column, top to bottom.
 
     skip_lines: indexes of lines that are not part of the body (the index heading
-    and what is above it).
+    and what is above it); folio: the page's printed number, where known.
     """
     lines = [(index, line) for index, line in enumerate(page.get("lines") or [])
              if index not in skip_lines and line.get("text", "").strip() and line.get("dir") != "v"]
-    lines = _without_margins(lines, float(page.get("height") or 0))
+    lines = _without_margins(lines, float(page.get("height") or 0), folio)
     if not lines:
         return []
     cuts = _entry_columns(gutters([line["box"] for _, line in lines]), lines)
@@ -74,7 +74,9 @@ def _entry_columns(cuts: list[float], lines) -> list[float]:
     kept = list(cuts)
     for cut in reversed(cuts):
         right = kept[kept.index(cut) + 1] if kept.index(cut) + 1 < len(kept) else float("inf")
-        members = [line["text"] for _, line in lines if cut <= line["box"][0] < right]
+        # Leader dots read on their own are neither words nor page numbers.
+        members = [line["text"] for _, line in lines
+                   if cut <= line["box"][0] < right and any(c.isalnum() for c in line["text"])]
         numbers = sum(1 for text in members if is_locator_line(text))
         if members and numbers >= NUMBER_COLUMN * len(members):
             kept.remove(cut)
@@ -105,8 +107,9 @@ def gutters(boxes: list[list[float]]) -> list[float]:
     return cuts
 
 
-def _without_margins(lines, height: float):
-    """Return the lines without running heads and folios: top or bottom lines set apart."""
+def _without_margins(lines, height: float, folio: str = ""):
+    """Return the lines without running heads and folios: top or bottom lines set apart, and
+    in those bands a number alone on its row or the page's own printed number."""
     if not lines or not height:
         return lines
     by_y = sorted(lines, key=lambda item: item[1]["box"][1])
@@ -116,7 +119,7 @@ def _without_margins(lines, height: float):
         box = line["box"]
         if box[3] > TOP_BAND * height:
             break
-        if FOLIO.match(line["text"]) and _alone(line, by_y):
+        if FOLIO.match(line["text"]) and (_alone(line, by_y) or _is_folio(line, folio)):
             drop.add(index)
             continue
         below = [other["box"][1] for _, other in by_y[position + 1:]
@@ -128,7 +131,7 @@ def _without_margins(lines, height: float):
         box = line["box"]
         if box[1] < BOTTOM_BAND * height:
             break
-        if FOLIO.match(line["text"]) and _alone(line, by_y):
+        if FOLIO.match(line["text"]) and (_alone(line, by_y) or _is_folio(line, folio)):
             drop.add(index)
             continue
         above = [other["box"][3] for _, other in by_y[:position] if other["box"][3] < box[1] + 1]
@@ -139,6 +142,10 @@ def _without_margins(lines, height: float):
         if not above or box[1] - max(above) > HEAD_GAP * size:
             drop.update(i for i, other in by_y[position:])
     return [(index, line) for index, line in lines if index not in drop]
+
+
+def _is_folio(line: dict, folio: str) -> bool:
+    return bool(folio) and line["text"].strip(" -–—()").casefold() == folio.casefold()
 
 
 def _alone(line: dict, lines) -> bool:

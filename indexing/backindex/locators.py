@@ -106,7 +106,7 @@ def _split_locators(text: str) -> tuple[str, list[str]]:
         between = text[token.end():cut]
         if labels and not re.fullmatch(r"\s*[,，、;；]?\s*", between):
             break
-        labels.insert(0, token.group())
+        labels.insert(0, _clean_label(token.group()))
         cut = token.start()
     if not labels:
         return text, []
@@ -125,12 +125,18 @@ def _locators(text: str) -> list[str] | None:
         return []
     labels = [part for part in re.split(r"\s*[,，、;；]\s*", text) if part]
     if all(_is_locator(label) for label in labels):
-        return labels
+        return [_clean_label(label) for label in labels]
     return None
 
 
+def _clean_label(token: str) -> str:
+    """Return the label without a speck OCR read after it ("57." for 57; "12f." stays)."""
+    stripped = token.rstrip(".")
+    return token if stripped.endswith("f") or not stripped else stripped
+
+
 def _is_locator(token: str) -> bool:
-    folded = unicodedata.normalize("NFKC", token).strip()
+    folded = unicodedata.normalize("NFKC", _clean_label(token)).strip()
     match = LOCATOR.match(folded)
     if not match:
         return False
