@@ -34,6 +34,11 @@ CASES = [
     ("文字コード　符号化も見よ, 12", "文字コード", ["12"], ["符号化"]),
     ("索引語，１２，３４", "索引語", ["１２", "３４"], []),
     ("packages", "packages", [], []),
+    # OCR of a scan: a few leader dots read, or read glued to the page, a speck after it
+    ("amsbsy .. .48", "amsbsy", ["48"], []),
+    ("amsfonts . .. 38,55", "amsfonts", ["38", "55"], []),
+    ("graphics 57.", "graphics", ["57"], []),
+    ("citation ... on page, 470", "citation ... on page", ["470"], []),
 ]
 
 

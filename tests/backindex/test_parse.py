@@ -3,7 +3,7 @@
 from indexing.backindex import read
 from indexing.backindex.layout import page_rows
 from indexing.backindex.parse import parse_rows
-from tests.backindex.pages import index_page
+from tests.backindex.pages import index_page, line
 
 SUB, SUBSUB, HANG = 20.0, 30.0, 40.0
 
@@ -143,3 +143,48 @@ def test_a_tilted_scan_keeps_its_levels():
     names = [e[0] for e in entries(page)]
     assert names[:4] == ["a-term", "a-term > a-sub", "b-term", "b-term > b-sub"]
     assert names[-3:] == ["s-term", "s-term > s-sub", "last"]
+
+
+def scanned_page(number, rows, head=None, folio=None):
+    """Return a page as OCR reads a scan: terms, and page numbers as lines of their own at
+    the right of each column (the leader dots unread); rows are (text, indent, pages)."""
+    lines = []
+    if head:
+        lines += [line(head, 72, 86), line(str(folio), 520, 86)]  # close above the body
+    for column, left in enumerate((72.0, 330.0)):
+        for index, (text, indent, pages) in enumerate(rows[column]):
+            y = 100 + 14 * index
+            if text:
+                lines.append(line(text, left + indent, y))
+            if pages:
+                lines.append(line(pages, left + 200, y, left + 200 + 4.5 * len(pages)))
+    return {"number": number, "width": 612.0, "height": 792.0, "lines": lines}
+
+
+def test_a_scanned_index_keeps_each_term_with_its_page_numbers():
+    left = [("apple", 0, "5"), ("axe", 0, "6, 7"), ("bee", 0, "8"), ("", 0, "9"),
+            ("boat", 0, "10"), ("cat", 0, "11")]
+    right = [("dog", 0, "12"), ("door", 0, "13"), ("drum", 0, ""), ("snare", SUB, "14"),
+             ("tenor", SUB, "15"), ("duck", 0, "16")]
+    found = entries(scanned_page(1, [left, right]))
+    assert found[:3] == [("apple", ["5"], []), ("axe", ["6", "7"], []), ("bee", ["8"], [])]
+    # A page number whose term OCR lost ("9") is given to no entry.
+    assert ("boat", ["10"], []) in found
+    assert ("drum > snare", ["14"], []) in found
+
+
+def test_the_running_head_and_folio_of_a_scanned_index_page_are_not_entries():
+    first = scanned_page(20, [[("apple", 0, "5"), ("axe", 0, "6"), ("bee", 0, "8"),
+                               ("cat", 0, "9")],
+                              [("cow", 0, "10"), ("dog", 0, "11"), ("door", 0, "12"),
+                               ("boats", 0, "")]])
+    first["lines"].insert(0, line("Index", 72, 50, height=18.0))
+    second = scanned_page(21, [[("rowing", SUB, "13"), ("sailing", SUB, "14"),
+                                ("sculling", SUB, "15"), ("eel", 0, "16")],
+                               [("fig", 0, "17"), ("fox", 0, "18"), ("goat", 0, "19"),
+                                ("gull", 0, "20")]], head="Index", folio=83)
+    result = read([first, second], {20: "82", 21: "83"}, page_count=21)
+    names = [" > ".join(e.parents + (e.term,)) for e in result.entries]
+    assert result.index_pages == [20, 21]
+    assert "Index" not in " ".join(names) and "83" not in names
+    assert "boats > rowing" in names  # not "Index > rowing"
