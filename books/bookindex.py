@@ -21,6 +21,8 @@ BY = "backindex"  # the anomalies this module reports: a re-run replaces them an
 UNMAPPED_SHARE = 0.5  # more of the index's page references unmapped than this is an anomaly
 MIN_LOCATORS = 10
 KANA_ROWS = "あかさたなはまやらわ"
+_CJK = "\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff"
+LATIN_CJK_SPACE = re.compile(rf"(?<=[a-z0-9])\s+(?=[{_CJK}])|(?<=[{_CJK}])\s+(?=[a-z0-9])")
 _ROW_STARTS = "あかさたなはまやらわん"
 SYMBOL_GROUPS = re.compile(r"(?i)^(?:symbols?|numbers?|numerals?|digits|analphabetics|"
                            r"non-?alphabetic(?:al)?|記号|数字|英数字|その他|記号.数字|数字.記号)$")
@@ -40,8 +42,11 @@ class TermPlace:
 
 
 def fold(text: str) -> str:
-    """Return the key a term is looked up by."""
+    """Return the key a term is looked up by: NFKC, case folded, spaces collapsed (and none
+    between Latin and Japanese: "A4 用紙" and "A4用紙" are one term), a trailing comma or
+    period trimmed."""
     folded = re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text)).strip().casefold()
+    folded = LATIN_CJK_SPACE.sub("", folded)
     return re.sub(r"[,.]+$", "", folded).strip()
 
 

@@ -153,3 +153,11 @@ def test_the_command_prints_a_parent_once_above_its_sub_entries(harbour):
     lines = out.getvalue().splitlines()
     assert lines[1:4] == ["boats", "  sailing … 3 (pp. 4)", "  rowing … 7 (pp. 8)"]
     assert "buoy → see mark" in lines
+
+
+@pytest.mark.parametrize(("text", "key"), [
+    ("Keel,", "keel"), ("  Classpath,   setting ", "classpath, setting"), ("A4 用紙", "a4用紙"),
+    ("ＬａＴｅＸ の良い点", "latexの良い点"), ("\\@makefnmark", "\\@makefnmark"),
+])
+def test_terms_are_looked_up_by_a_folded_key(text, key):
+    assert bookindex.fold(text) == key
