@@ -265,13 +265,15 @@ def book_index(request, book_id: Id, q: str = "", initial: str = ""):
     pages (1-based; a locator no page carries is listed in unresolved, as printed).
     q filters by term, initial picks a group ("A", "か", "#")."""
     book = get_book(book_id)
-    entries = bookindex.browse(book, initial[:4], q[:200].strip(), limit=100_000) \
-        if q or initial else list(bookindex.terms(book))
-    return [{"term": e.term, "parent": e.parent or None, "index": e.index_name,
-             "pages": [page for page in e.pages if page is not None], "labels": e.labels,
-             "see": e.see, "unresolved": [label for label, page in zip(e.labels, e.pages)
-                                          if page is None]}
-            for e in entries]
+    return [_index_entry_out(entry)
+            for entry in bookindex.browse(book, initial[:4], q[:200].strip(), limit=100_000)]
+
+
+def _index_entry_out(entry) -> dict:
+    return {"term": entry.term, "parent": entry.parent or None, "index": entry.index_name,
+            "pages": [page for page in entry.pages if page is not None],
+            "labels": entry.labels, "see": entry.see,
+            "unresolved": [label for label, page in entry.locators if page is None]}
 
 
 @router.get("/books/{book_id}/figures", response=list[ListItemOut])
