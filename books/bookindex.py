@@ -15,14 +15,14 @@ from dataclasses import dataclass
 from django.db import transaction
 
 from books.models import Book, IndexEntry
+from books.text import CJK
 
 UNMAPPED_KIND = "index_unmapped"
 BY = "backindex"  # the anomalies this module reports: a re-run replaces them and nothing else
 UNMAPPED_SHARE = 0.5  # more of the index's page references unmapped than this is an anomaly
 MIN_LOCATORS = 10
 KANA_ROWS = "あかさたなはまやらわ"
-_CJK = "\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff"
-LATIN_CJK_SPACE = re.compile(rf"(?<=[a-z0-9])\s+(?=[{_CJK}])|(?<=[{_CJK}])\s+(?=[a-z0-9])")
+LATIN_CJK_SPACE = re.compile(rf"(?<=[a-z0-9])\s+(?=[{CJK}])|(?<=[{CJK}])\s+(?=[a-z0-9])")
 _ROW_STARTS = "あかさたなはまやらわん"
 SYMBOL_GROUPS = re.compile(r"(?i)^(?:symbols?|numbers?|numerals?|digits|analphabetics|"
                            r"non-?alphabetic(?:al)?|記号|数字|英数字|その他|記号.数字|数字.記号)$")

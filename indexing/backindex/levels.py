@@ -27,7 +27,7 @@ MAX_SKEW = 0.03  # about 1.7 degrees: steeper is no tilt but an uneven column
 GROUP_WORDS = re.compile(
     r"^(?:symbols?|numbers?|numerals?|digits|analphabetics|non-?alphabetic(?:al)?|"
     r"[a-z](?:\s*[-–—]\s*[a-z])?|"
-    r"[\u3041-\u3093\u30a1-\u30f3]行?|記号|数字|英数字|英字|欧文|その他|"
+    r"[ぁ-んァ-ン]行?|記号|数字|英数字|英字|欧文|その他|"
     r"記号[・、]?数字|数字[・、]?記号|英数字[・、]?記号|記号[・、]?英数字)$", re.I)
 
 
