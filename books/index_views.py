@@ -28,8 +28,18 @@ def book_index(request, pk):
         "query": query,
         "groups": groups,
         "group": group,
-        "entries": bookindex.browse(book, group, query) if groups else [],
+        "entries": _with_parent_lines(bookindex.browse(book, group, query)) if groups else [],
         "items": list(bookindex.list_items(book)),
         "count": bookindex.terms(book).count(),
     }
     return render(request, _fragment(request, "books/book_index.html", "entries"), context)
+
+
+def _with_parent_lines(entries):
+    """Return the entries, each with the parent line to print above it ("" for none): a
+    sub-entry's parent is printed once, unless it is the entry just above, with its pages."""
+    shown: set[str] = set()  # the parent chains the entry above already shows
+    for entry in entries:
+        entry.parent_line = entry.parent if entry.parent and entry.parent not in shown else ""
+        shown = {entry.parent, f"{entry.parent} > {entry.term}" if entry.parent else entry.term}
+    return entries

@@ -161,3 +161,9 @@ def test_the_command_prints_a_parent_once_above_its_sub_entries(harbour):
 ])
 def test_terms_are_looked_up_by_a_folded_key(text, key):
     assert bookindex.fold(text) == key
+
+
+def test_the_index_tab_prints_a_parent_once_above_its_sub_entries(alice_client, harbour):
+    body = alice_client.get(reverse("book-index", args=[harbour.pk]), {"g": "B"}).content.decode()
+    assert body.count('<li class="index-parent-line">boats</li>') == 1
+    assert "boats ›" not in body  # browsing: no parent before each sub-entry
