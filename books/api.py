@@ -9,7 +9,7 @@ from ninja import File, Form, Router, Schema, Status
 from ninja.decorators import decorate_view
 from ninja.files import UploadedFile
 
-from books import actions, clip, deletion, editing, hits, manage_views
+from books import actions, bookindex, clip, deletion, editing, hits, manage_views
 from books.access import get_book
 from books.forms import BookForm
 from books.models import Book
@@ -229,3 +229,69 @@ def search_pages(request, q: CleanStr, book: Id | None = None, collection: Id | 
         }
         for group in groups for section in group.sections for hit in section.hits
     ]
+
+
+class IndexEntryOut(Schema):
+    term: str
+    parent: str | None
+    pages: list[int]
+    labels: list[str]
+    see: list[str]
+    index: str
+    unresolved: list[str]
+
+
+class ListItemOut(Schema):
+    kind: str
+    number: str
+    caption: str
+    page: int | None
+    label: str
+
+
+class TermPlaceOut(Schema):
+    book_id: int
+    term: str
+    parent: str | None
+    index: str
+    pages: list[int]
+    labels: list[str]
+    see: list[str]
+
+
+@router.get("/books/{book_id}/index", response=list[IndexEntryOut])
+def book_index(request, book_id: Id, q: str = "", initial: str = ""):
+    """The book's back-of-book index as printed: each entry or sub-entry with its physical
+    pages (1-based; a locator no page carries is listed in unresolved, as printed).
+    q filters by term, initial picks a group ("A", "か", "#")."""
+    book = get_book(book_id)
+    return [_index_entry_out(entry)
+            for entry in bookindex.browse(book, initial[:4], q[:200].strip(), limit=100_000)]
+
+
+def _index_entry_out(entry) -> dict:
+    return {"term": entry.term, "parent": entry.parent or None, "index": entry.index_name,
+            "pages": [page for page in entry.pages if page is not None],
+            "labels": entry.labels, "see": entry.see,
+            "unresolved": [label for label, page in entry.locators if page is None]}
+
+
+@router.get("/books/{book_id}/figures", response=list[ListItemOut])
+def book_figures(request, book_id: Id):
+    """The book's lists of figures and tables: number, caption and physical page."""
+    book = get_book(book_id)
+    return [{"kind": item.kind, "number": item.number, "caption": item.term,
+             "page": item.pages[0] if item.pages else None,
+             "label": item.labels[0] if item.labels else ""}
+            for item in bookindex.list_items(book)]
+
+
+@router.get("/index-terms", response=list[TermPlaceOut])
+def index_terms(request, term: CleanStr, book: Id | None = None, collection: Id | None = None):
+    """Where the books' own indexes send a reader for term: its entries and sub-entries,
+    each with its physical pages."""
+    book_ids = [book] if book else editing.book_ids_in(collection) if collection else None
+    return [{"book_id": place.book_id, "term": place.term, "parent": place.parent,
+             "index": place.index_name, "pages": place.pages, "labels": place.labels,
+             "see": place.see}
+            for place in bookindex.lookup(term, book_ids)]

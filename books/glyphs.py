@@ -24,7 +24,7 @@ import numpy as np
 import pymupdf
 
 from books.page_limits import PageTooLarge, check_page
-from indexing.textlayer import DICT_FLAGS, line_text
+from books.textlayer import DICT_FLAGS, line_text
 
 logger = logging.getLogger(__name__)
 Box = tuple[float, float, float, float]

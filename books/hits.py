@@ -71,6 +71,8 @@ def first_line(text: str, terms: list[str]) -> int | None:
 def kind_of(book, number: int, breadcrumb: list) -> str:
     if number in set(book.toc_pages or []) | set(book.lot_pages or []):
         return "contents"
+    if number in set(getattr(book, "index_pages", None) or []):
+        return "index"
     if any(BACK_MATTER.search(heading.title) for heading in breadcrumb):
         return "index"
     return "body"

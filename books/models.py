@@ -67,6 +67,10 @@ class Book(models.Model):
         default=list, blank=True,
         help_text="Where the TOC and the body disagree: [{kind, pages, detail}].",
     )
+    index_pages = models.JSONField(
+        default=list, blank=True,
+        help_text="Physical pages of the book's back-of-book indexes (not body text).",
+    )
 
     class Meta:
         ordering = ["-added_at", "-id"]
@@ -272,3 +276,66 @@ class HeadingDecision(models.Model):
 
     def __str__(self):
         return f"{self.heading}: {self.get_action_display()}"
+
+
+class IndexEntry(models.Model):
+    """One item of the book's own apparatus: a term of its back-of-book index (an entry or
+    sub-entry, with its printed pages) or a figure or table of its lists.
+
+    Written only by the book-index stage (``indexing.stages.backindex``), all of a book's
+    at once; read through ``books.bookindex``.
+    """
+
+    class Kind(models.TextChoices):
+        TERM = "term", "index term"
+        FIGURE = "figure", "figure"
+        TABLE = "table", "table"
+
+    book = models.ForeignKey(Book, on_delete=models.CASCADE, related_name="index_entries")
+    position = models.PositiveIntegerField(help_text="Order as printed.")
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.TERM)
+    index_name = models.CharField(
+        max_length=200, blank=True, help_text='The index it is printed in ("Concept Index").'
+    )
+    term = models.CharField(
+        max_length=1000, help_text="As printed, without pages; a figure's or table's caption."
+    )
+    number = models.CharField(max_length=32, blank=True, help_text="A figure's or table's number.")
+    parent = models.CharField(
+        max_length=2000, blank=True,
+        help_text='Parent entries joined with " > "; "" for a main entry.',
+    )
+    level = models.PositiveSmallIntegerField(default=0)
+    key = models.CharField(max_length=1000, help_text="The term folded for look-ups.")
+    initial = models.CharField(
+        max_length=4, blank=True, help_text="Its group for browsing (A, か, #)."
+    )
+    labels = models.JSONField(
+        default=list, blank=True, help_text="Printed page locators, as printed."
+    )
+    pages = models.JSONField(
+        default=list, blank=True,
+        help_text="Physical page of each locator (1-based), null where it could not be mapped.",
+    )
+    page_ends = models.JSONField(
+        default=list, blank=True, help_text="Physical last page of each locator's range, or null.",
+    )
+    see = models.JSONField(default=list, blank=True, help_text='Targets of "see" / "see also".')
+    printed_on = models.PositiveIntegerField(help_text="Physical page where it is printed.")
+
+    class Meta:
+        ordering = ["book", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["book", "position"],
+                                    name="unique_index_entry_position"),
+        ]
+        indexes = [models.Index(fields=["book", "key"], name="index_entry_book_key")]
+        verbose_name_plural = "index entries"
+
+    def __str__(self):
+        return f"{self.parent} > {self.term}" if self.parent else self.term
+
+    @property
+    def locators(self) -> list[tuple[str, int | None]]:
+        """Return (printed label, physical page or None) of each locator."""
+        return list(zip(self.labels, self.pages))

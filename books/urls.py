@@ -2,7 +2,7 @@ from django.contrib.auth.decorators import login_required
 from django.urls import path
 from django.views.generic import RedirectView
 
-from books import manage_views, views
+from books import index_views, manage_views, views
 
 urlpatterns = [
     path("", views.shelf, name="shelf"),
@@ -12,6 +12,7 @@ urlpatterns = [
     path("books/<int:pk>/delete", manage_views.delete_book, name="book-delete"),
     path("books/<int:pk>/original", manage_views.original, name="book-original"),
     path("books/<int:pk>/search", views.search_view, name="book-search"),
+    path("books/<int:pk>/index", index_views.book_index, name="book-index"),
     path("books/<int:pk>/pages/<int:number>/", views.page, name="page"),
     path("books/<int:pk>/pages/<int:number>/<slug:size>.png", views.page_image, name="page-image"),
     path("collections/", manage_views.collections, name="collections"),

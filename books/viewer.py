@@ -1,11 +1,10 @@
 """What the page viewer shows: the page's lines with the words and the quote marked, its section."""
 
-from django.conf import settings
-
 from books import glyphs, highlight
 from books.search import match_terms
 from books.text import for_search, query_terms
 from books.tree import SECTION_FIELDS, section_at
+from librarian.config import setting
 
 
 def page_view(book, stored, query: str, quote: str) -> dict:
@@ -20,7 +19,7 @@ def page_view(book, stored, query: str, quote: str) -> dict:
     elif marks and stored.source == stored.Source.OCR:  # the scan's ink says where the words are
         printed = glyphs.scan_boxes(book.path, stored.number, lines,
                                     {mark.line for mark in marks if mark.kind == "word"},
-                                    settings.LIBRARIAN_MAX_IMAGE_PIXELS)
+                                    setting("MAX_IMAGE_PIXELS"))
     first = min((mark.line for mark in marks), default=None)
     headings = list(book.headings.only(*SECTION_FIELDS).order_by("position"))
     return {

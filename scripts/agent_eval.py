@@ -125,7 +125,7 @@ def find_book(book_id: str, lines_dir: Path | None):
 def seed(book_id: str, pdf: Path, lines: Path):
     """Register the scan and store its pages from already read lines; run ingest and index."""
     from books.registration import read_chunks, register
-    from indexing import textlayer
+    from books import textlayer
     from indexing.runner import run_pending
 
     with open(pdf, "rb") as handle:

@@ -26,7 +26,7 @@ from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from books import glyphs, highlight  # noqa: E402
-from indexing.textlayer import DICT_FLAGS, page_lines  # noqa: E402
+from books.textlayer import DICT_FLAGS, page_lines  # noqa: E402
 
 DPI = 200
 WORD = re.compile(r"[A-Za-z]{6,}")

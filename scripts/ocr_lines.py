@@ -24,7 +24,7 @@ django.setup()
 
 import pymupdf  # noqa: E402
 
-from indexing import textlayer  # noqa: E402
+from books import textlayer  # noqa: E402
 from indexing.contract import StageContext  # noqa: E402
 from indexing.ocr.engines import get_engine  # noqa: E402
 from indexing.ocr.read import read_page  # noqa: E402

@@ -37,7 +37,7 @@ def load_pages(book: str, lines_dir: Path | None) -> list[dict]:
         return json.loads((lines_dir / f"{book}.json").read_text())
     import pymupdf
 
-    from indexing.textlayer import page_lines
+    from books.textlayer import page_lines
 
     document = pymupdf.open(BENCH / "pdf" / "dev" / f"{book}.pdf")
     return [

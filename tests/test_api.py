@@ -35,7 +35,8 @@ def test_a_librarian_registers_a_book(alice_client, english_pdf):
     assert body["book"]["title"] == "Boats"
     assert body["book"]["pages"] == 3
     assert body["book"]["stages"]["ocr"]["status"] == "pending"
-    assert list(body["book"]["stages"]) == ["previews", "ocr", "ingest", "index", "verify", "embed"]
+    assert list(body["book"]["stages"]) == ["previews", "ocr", "ingest", "index", "backindex",
+                                            "verify", "embed"]
 
 
 def test_registering_the_same_file_again_returns_the_book(alice_client, english_pdf):

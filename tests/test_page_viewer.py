@@ -213,7 +213,7 @@ def test_hits_are_grouped_by_book_and_section_with_contents_and_indexes_last():
 
 def test_on_a_born_page_the_mark_is_the_words_own_box(tmp_path):
     from books.glyphs import text_layer_boxes
-    from indexing.textlayer import page_lines
+    from books.textlayer import page_lines
 
     document = pymupdf.open()
     page = document.new_page()

@@ -38,6 +38,7 @@ def test_it_registers_a_pdf(english_pdf, data_dir):
         ("ocr", "pending"),
         ("ingest", "pending"),
         ("index", "pending"),
+        ("backindex", "pending"),
         ("verify", "pending"),
         ("embed", "pending"),
     ]

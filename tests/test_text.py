@@ -2,7 +2,7 @@ import pymupdf
 import pytest
 
 from books.text import detect_languages, excerpt, for_search, query_terms
-from indexing.textlayer import is_usable, lines_from_dict, page_lines
+from books.textlayer import is_usable, lines_from_dict, page_lines
 
 
 @pytest.mark.parametrize(

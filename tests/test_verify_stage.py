@@ -15,7 +15,7 @@ from indexing.toc import Anomaly, Entry, TocResult
 from tests.pdfs import make_pdf
 
 pytestmark = pytest.mark.django_db
-UP_TO_VERIFY = ["previews", "ocr", "ingest", "index", "verify"]  # later stages are not this file's
+UP_TO_VERIFY = ["previews", "ocr", "ingest", "index", "backindex", "verify"]  # later stages are not this file's
 
 PAGES = [
     "Contents\n1 Sails .... 1\n1.1 Mainsail .... 1\n1.2 The Jib .... 3\n2 Knots .... 4",

@@ -117,7 +117,7 @@ def test_the_book_page_shows_progress_and_polls_only_while_active(alice_client, 
     assert "every 2s" not in content
     assert "3 pages, 3 from the text layer" in content
     assert "3 of 3 pages searchable" in content
-    assert "<details>" in content and "all 6 stages in" in content  # folded once done
+    assert "<details>" in content and "all 7 stages in" in content  # folded once done
 
 
 def test_the_poll_that_sees_the_run_end_reloads_the_page_once(alice_client, shelve, english_pdf):

@@ -22,7 +22,7 @@ from django.db import transaction
 from books.models import Page
 from books.page_limits import PageTooLarge, check_drawing
 from books.registration import active_content
-from indexing import textlayer
+from books import textlayer
 from indexing.contract import Stage, StageError
 from indexing.ocr import read
 from indexing.ocr.engines import ENGINES, EngineUnavailable, get_engine

@@ -26,7 +26,9 @@ def book_chunks(book: Book, records=None) -> list[Chunk]:
         for page in (page_records(book) if records is None else records)
     }
     headings = list(Heading.objects.filter(book=book).order_by("position"))
-    excluded = set(book.toc_pages or []) | set(book.lot_pages or [])
+    # The back-of-book index is read on its own (books.bookindex): its pages hold every term
+    # of the book without explaining any, so they are never a section's text.
+    excluded = set(book.toc_pages or []) | set(book.lot_pages or []) | set(book.index_pages or [])
     return section_chunks(headings, pages, excluded, book.page_count)
 
 

@@ -18,7 +18,7 @@ from bench.ocr import measure_ocr, ratio
 from bench.toc import score_toc
 from bench.verify import score_verify
 from books.models import Book
-from indexing import textlayer
+from books import textlayer
 from indexing.contract import StageContext
 from indexing.ocr.engines import get_engine
 from indexing.stages.index import load_pages
