@@ -29,7 +29,7 @@ PAGES = [
 def entry(level, title, page, number, printed, status="exact"):
     return Entry(level=level, title=f"{number} {title}", printed_page=printed, page=page,
                  page_end=page, status=status, confidence=0.9 if page else 0.0,
-                 line=3 if page else None, toc_page=1, toc_line=0, number=number)
+                 line=0 if page else None, toc_page=1, toc_line=0, number=number)
 
 
 def result(mainsail_placed=True):
