@@ -60,6 +60,7 @@ class StageContext:
     max_image_pixels: int = 500_000_000
     ocr: OcrConfig = OcrConfig()
     llm: LlmConfig = LlmConfig()
+    pdf_outline: bool = True  # read a born-digital PDF's own outline beside its contents
 
     @classmethod
     def from_settings(cls) -> StageContext:
@@ -87,6 +88,7 @@ class StageContext:
                 cache_dir=str(Path(settings.LIBRARIAN_DATA_DIR) / "cache"),
             ),
             llm=LlmConfig.from_settings(),
+            pdf_outline=settings.LIBRARIAN_PDF_OUTLINE == "on",
         )
 
 
