@@ -6,6 +6,7 @@ from indexing.toc.folios import Mapping, fit
 from indexing.toc.ground import NEAR, Body, Placement, ground
 from indexing.toc.infer import infer
 from indexing.toc.levels import levels
+from indexing.toc.lists import split_lists
 from indexing.toc.model import Anomaly, Entry, PageRecord, TocResult
 from indexing.toc.numbers import label
 from indexing.toc.outline import Mark, with_outline
@@ -62,6 +63,7 @@ def _main_entries(pages: list[PageRecord], blocks: list[Block], mapping: Mapping
         if not _continues(entries, following):
             break
         entries += following
+    entries, _ = split_lists(entries)  # lists of figures or examples are not contents
     bad = suspects([raw.printed for raw in entries])
     clean = {id(raw) for i, raw in enumerate(entries) if i not in bad}
     return kanji.repair_entries(entries, lambda raw: id(raw) in clean)
