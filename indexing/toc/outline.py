@@ -137,14 +137,32 @@ def _one_sided(entries: list[Entry], marks: list[Mark], pairs, shift: int) -> li
             anomalies.append(Anomaly("outline_missing", [p for p in [entry.page] if p], (
                 f"“{entry.title}” (printed contents) is not in the PDF's outline")))
     printed = {_key(entry.title) for entry in entries}
+    listed = _listing_children(marks, used)
     for j in range(first, last + 1):
         mark = marks[j]
         if j in used or mark.level > deepest or _key(mark.title) in printed:
             continue
+        if not listed[j]:
+            continue  # the contents list none of its parent's parts: finer, not different
         anomalies.append(Anomaly("outline_extra", [p for p in [mark.page] if p], (
             f"“{mark.title}” (PDF's outline, level {max(1, mark.level - shift)}) is not in "
             f"the printed contents")))
     return anomalies
+
+
+def _listing_children(marks: list[Mark], used: set[int]) -> list[bool]:
+    """Return, for each bookmark, whether the printed contents list any of its siblings
+    (or it is at the top): an index's letter groups under "Index" are no disagreement
+    when the contents give "Index" alone."""
+    parents: list[int | None] = []
+    stack: list[int] = []
+    for j, mark in enumerate(marks):
+        while stack and marks[stack[-1]].level >= mark.level:
+            stack.pop()
+        parents.append(stack[-1] if stack else None)
+        stack.append(j)
+    with_listed = {parents[j] for j in used}
+    return [parents[j] is None or parents[j] in with_listed for j in range(len(marks))]
 
 
 def _capped(anomalies: list[Anomaly]) -> list[Anomaly]:

@@ -102,3 +102,11 @@ def test_the_book_page_shows_where_the_outline_and_the_contents_disagree(
     client.force_login(alice)
     page = client.get(book.get_absolute_url()).content.decode()
     assert ("the PDF&#x27;s outline on page 5" in page) == (setting == "on")
+
+
+def test_bookmarks_finer_than_the_contents_are_no_disagreement():
+    entries = [*ENTRIES, entry(1, "Index", 6)]
+    marks = [*AGREEING, Mark(1, "Index", 6), Mark(2, "A", 6), Mark(2, "B", 7),
+             Mark(1, "Colophon", 8)]
+    _, anomalies = check(entries, marks, {**LINES, 6: ["Index", "A", "anchor 2"]})
+    assert anomalies == []  # the contents give "Index" alone; its letters are finer detail
