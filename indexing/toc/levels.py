@@ -123,7 +123,7 @@ def aligned_indents(entries: list[Raw], known: list[int | None]) -> list[float]:
     groups: dict[tuple, list[int]] = {}
     for index, entry in enumerate(entries):
         groups.setdefault((entry.toc_page, entry.column), []).append(index)
-    lefts = {g: min(entries[i].x for i in members) for g, members in groups.items()}
+    lefts = _lefts(entries, groups, unit)
     usual_left = median(lefts.values())
     shifts = {g: left - usual_left for g, left in lefts.items()}
     for _ in range(2):
@@ -134,6 +134,34 @@ def aligned_indents(entries: list[Raw], known: list[int | None]) -> list[float]:
     return [
         (entry.x - shifts[(entry.toc_page, entry.column)] - base) / unit for entry in entries
     ]
+
+
+def _lefts(entries: list[Raw], groups: dict[tuple, list[int]], unit: float) -> dict[tuple, float]:
+    """Return where each page's (column's) entries would start at the top level.
+
+    A page's leftmost entry is not always at the top level: a contents page may
+    hold only the subsections of one long section. Where the page numbers stand
+    flush right (their right edges within a line height), the page's left edge
+    is its right edge less the widest span of the column's pages (a page that
+    holds a top-level entry), so a page of subsections keeps them indented, on
+    born pages and on shifted scans alike.
+    """
+    lefts = {g: min(entries[i].x for i in members) for g, members in groups.items()}
+    rights = {}
+    for group, members in groups.items():
+        edges = sorted(entries[i].right for i in members if entries[i].right)
+        if len(edges) >= 2 and edges[-1] - edges[0] <= unit:
+            rights[group] = median(edges)
+    columns: dict[int, list[float]] = {}
+    for group, right in rights.items():
+        columns.setdefault(group[1], []).append(right - lefts[group])
+    found = dict(lefts)
+    for group, right in rights.items():
+        spans = columns[group[1]]
+        estimate = right - max(spans)
+        if len(spans) >= 2 and estimate < lefts[group] - unit:  # OCR's edges wander less
+            found[group] = estimate
+    return found
 
 
 def _references(entries, known, groups, shifts) -> dict[int, float]:

@@ -42,6 +42,7 @@ class Raw:
     gap: float | None = None  # space above the row over the column's usual line spacing
     column: int = 0
     repaired: bool = False  # the page number was misread and repaired by page order
+    right: float = 0.0  # right edge of the page number on the page, in points (0: none)
 
     @property
     def printed(self) -> tuple[str, int] | None:
@@ -162,7 +163,7 @@ def _parse_rows(column: list[Row], toc_page: int, left: float, right: float,
         # A vertical page's kanji numbers are often misread: kept for repair (kanji.py).
         found = trailing_page(row.text) or (garbled_page(row.text) if vertical else None)
         if found and not found[0]:
-            _attach_page(entries, pending, found[1], toc_page, left)
+            _attach_page(entries, pending, found[1], toc_page, left, row.x1)
             pending = []
             continue
         if not found:
@@ -198,13 +199,13 @@ def _continues(previous: Row, row: Row, left: float, right: float) -> bool:
     return reach >= WRAP_REACH or indented
 
 
-def _attach_page(entries, pending, token, toc_page, left) -> None:
+def _attach_page(entries, pending, token, toc_page, left, right) -> None:
     """Give a page number printed alone to the title above it."""
     if pending:
         entries += _emit(pending, None, toc_page, left)
     if entries and entries[-1].token is None:
         last = entries.pop()
-        entries.append(Raw(**{**last.__dict__, "token": token}))
+        entries.append(Raw(**{**last.__dict__, "token": token, "right": right}))
 
 
 def _emit(group: list[Row], found, toc_page: int, left: float) -> list[Raw]:
@@ -226,7 +227,8 @@ def _emit(group: list[Row], found, toc_page: int, left: float) -> list[Raw]:
         indent = (first.x0 - left) / max(height, 1.0)
         x = first.x0 + (0.01 if index else 0.0)  # run-in entries follow the first one
         out.append(Raw(title, token, toc_page, first.line, indent, height, number, kind,
-                       x, id(first) if not index else None))
+                       x, id(first) if not index else None,
+                       right=group[-1].x1 if token and index == len(pieces) - 1 else 0.0))
     return out
 
 

@@ -3,7 +3,7 @@ import pytest
 from indexing.toc.levels import levels
 from indexing.toc.parse import parse_pages
 from indexing.toc.repair import plausible_repair, suspects
-from tests.toc.pages import page, toc_row, vertical_page
+from tests.toc.pages import SIZE, page, toc_row, vertical_page
 
 
 def parse(*pages):
@@ -264,3 +264,23 @@ def test_an_unnumbered_entry_read_unsurely_is_dust_but_a_numbered_one_stays():
     sure = next(line for line in toc["lines"] if line["text"].startswith("2 Knots"))
     sure["conf"] = 0.4
     assert [e.title for e in parse(toc)] == ["1 Sails", "2 Knots"]
+
+
+def _row(title, printed, x0, shift=0.0):
+    return [(f"{title} . . . . . . . .", x0 + shift, 480.0 + shift, SIZE),
+            (str(printed), 520.0 + shift, 532.0 + shift, SIZE)]
+
+
+@pytest.mark.parametrize("shift", [0.0, 6.0, -5.0])  # a scan may sit a little off on a page
+@pytest.mark.parametrize("tops", [True, False])
+def test_a_contents_page_of_subsections_keeps_them_under_their_section(shift, tops):
+    # "Set-show" at 72 pt, its subsections at 86.9, theirs at 111.9; the next contents
+    # page opens with subsections and may hold no top-level entry at all.
+    first = page(3, ["#Contents", _row("Set-show", 100, 72), _row("Angles", 101, 86.9),
+                     _row("Arrow", 102, 86.9), _row("Arrowstyle", 103, 111.9),
+                     _row("Autoscale", 104, 86.9), _row("Bars", 105, 86.9)])
+    rows = [_row("Decimalsign", 145, 86.9, shift), _row("Dgrid3d", 146, 86.9, shift),
+            _row("Options", 147, 111.9, shift), _row("Encoding", 148, 86.9, shift)]
+    rows += [_row("Shell", 160, 72, shift), _row("Stats", 161, 72, shift)] if tops else []
+    found = levels(parse(first, page(4, rows)))
+    assert found == [1, 2, 2, 3, 2, 2, 2, 2, 3, 2] + ([1, 1] if tops else [])
