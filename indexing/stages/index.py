@@ -101,4 +101,7 @@ def summarise(result) -> str:
                           ("offset", "placed by page numbers only"), ("unresolved", "not placed")):
         if counts.get(status):
             parts.append(f"{counts[status]} {words}")
+    outline = sum(1 for anomaly in result.anomalies if anomaly.kind.startswith("outline_"))
+    if outline:
+        parts.append(f"{outline} disagreement(s) with the PDF's outline")
     return ", ".join(parts)
