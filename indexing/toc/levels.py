@@ -47,7 +47,7 @@ def levels(entries: list[Raw]) -> list[int]:
     known = _chapters_under_parts(entries, known, clusters)
     votes = _votes(clusters, known)
     known = _demote_misplaced(known, clusters, votes)
-    filled = _fill(entries, known, clusters, votes)
+    filled = _fill(entries, known, clusters, votes, _nearest_ranks(indents, known))
     stack: list[int] = []
     out = []
     for rank in filled:
@@ -231,14 +231,36 @@ def _demote_misplaced(known, clusters, votes) -> list[int | None]:
     return fixed
 
 
-def _fill(entries, known, clusters, votes) -> list[int]:
+def _nearest_ranks(indents: list[float], known: list[int | None]) -> list[int | None]:
+    """Return for each entry the rank of the numbered entries printed at its indentation
+    (within SAME_INDENT of their usual indentation), None where none are.
+
+    Clusters chain indents closer than SAME_INDENT; on a scan whose line heights
+    OCR reads large, one step of indentation and the wander of the edges make a
+    continuum that chains sections and chapters into one cluster. The numbered
+    entries' own indentation does not chain.
+    """
+    found: dict[int, list[float]] = {}
+    for indent, rank in zip(indents, known):
+        if rank is not None:
+            found.setdefault(rank, []).append(indent)
+    usual = {rank: median(values) for rank, values in found.items()}
+    out = []
+    for indent in indents:
+        near = min(usual, key=lambda rank: abs(usual[rank] - indent), default=None)
+        out.append(near if near is not None and abs(usual[near] - indent) < SAME_INDENT / 2
+                   else None)
+    return out
+
+
+def _fill(entries, known, clusters, votes, nearest) -> list[int]:
     cluster_rank = _cluster_ranks(clusters, votes)
     set_off = _set_off_ranks(entries, known)
     filled = []
     for index, entry in enumerate(entries):
         rank = known[index]
         if rank is None:
-            rank = cluster_rank[clusters[index]]
+            rank = nearest[index] if nearest[index] is not None else cluster_rank[clusters[index]]
             if entry.gap is not None and entry.gap >= BIG_GAP:
                 above = [r for r in set_off if r < rank]
                 rank = max(above) if above else rank

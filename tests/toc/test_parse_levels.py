@@ -284,3 +284,20 @@ def test_a_contents_page_of_subsections_keeps_them_under_their_section(shift, to
     rows += [_row("Shell", 160, 72, shift), _row("Stats", 161, 72, shift)] if tops else []
     found = levels(parse(first, page(4, rows)))
     assert found == [1, 2, 2, 3, 2, 2, 2, 2, 3, 2] + ([1, 1] if tops else [])
+
+
+def test_unnumbered_entries_take_the_rank_of_the_numbered_ones_at_their_indent_on_a_scan():
+    from indexing.toc.parse import Raw
+    from indexing.toc.text import numbering
+
+    def raw(title, x, page="1"):
+        number, kind, _ = numbering(title)
+        return Raw(title, page, 3, 0, 0.0, 16.0, number, kind, x)
+
+    # OCR reads lines 16 pt high and the edges wander: sections at 100 ± 8 chain with the
+    # chapters at 85 into one cluster of indents, mostly sections.
+    entries = [raw("Preface", 85), raw("Acknowledgements", 100), raw("Distribution", 101),
+               raw("1 Basics", 85), raw("1.1 Running", 100), raw("1.2 Examples", 93),
+               raw("1.3 Conventions", 108), raw("1.4 Fonts", 100), raw("1.5 Errors", 101),
+               raw("2 Starting", 86), raw("2.1 Invoking", 99), raw("2.2 Quitting", 100)]
+    assert levels(entries) == [1, 2, 2, 1, 2, 2, 2, 2, 2, 1, 2, 2]
