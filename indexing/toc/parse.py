@@ -23,6 +23,7 @@ MAX_TITLE = 300
 SPECK_CONF = 0.6  # an unnumbered entry none of whose lines OCR read surer than this is dust
 CJK_SPACE = re.compile(r"(?<=[\u3040-\u30ff\u4e00-\u9fff])\s+(?=[\u3040-\u30ff\u4e00-\u9fff])")
 MAX_UNPAGED = 100  # characters of an entry printed without a page number
+LONE_FOLIO = re.compile(r"[ivxlc]{1,8}")
 SENTENCE_BREAK = re.compile(r"[。．](?=.)|[.!?](?=\s+[A-Z])")
 
 
@@ -222,6 +223,8 @@ def _emit(group: list[Row], found, toc_page: int, left: float) -> list[Raw]:
         unsure = sure < SPECK_CONF and numbering(title)[1] in (None, "letter", "roman")
         if len(title) > MAX_TITLE or _paragraph(title, token) or _specks(title) or unsure:
             continue  # too long, running text, or specks read as letters
+        if token is None and LONE_FOLIO.fullmatch(title):
+            continue  # the contents page's own folio ("ii"), where folios were not told apart
         number, kind, _ = numbering(title)
         height = first.height
         indent = (first.x0 - left) / max(height, 1.0)

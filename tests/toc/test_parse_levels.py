@@ -301,3 +301,9 @@ def test_unnumbered_entries_take_the_rank_of_the_numbered_ones_at_their_indent_o
                raw("1.3 Conventions", 108), raw("1.4 Fonts", 100), raw("1.5 Errors", 101),
                raw("2 Starting", 86), raw("2.1 Invoking", 99), raw("2.2 Quitting", 100)]
     assert levels(entries) == [1, 2, 2, 1, 2, 2, 2, 2, 2, 1, 2, 2]
+
+
+def test_the_contents_pages_own_roman_folio_is_no_entry():
+    toc = page(3, ["#Contents", toc_row("1 Sails", 1), toc_row("1.1 Rigging", 2, 90.0)],
+               folio="ii")
+    assert titles(parse(toc)) == [("1 Sails", "1"), ("1.1 Rigging", "2")]
