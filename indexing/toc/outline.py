@@ -59,7 +59,12 @@ def check(entries: list[Entry], marks: list[Mark], page_lines: dict[int, list[st
         if mark is None:
             out.append(entry)
             continue
-        entry = replace(entry, level=max(1, mark.level - shift))
+        level = max(1, mark.level - shift)
+        if level != entry.level:
+            anomalies.append(Anomaly("outline_level", [p for p in [entry.page] if p], (
+                f"“{entry.title}”: level {entry.level} by the printed contents, "
+                f"{level} by the PDF's outline; the outline's is taken")))
+        entry = replace(entry, level=level)
         confirmed, anomaly = _page(entry, mark, holds)
         out.append(confirmed)
         anomalies += [anomaly] if anomaly else []
