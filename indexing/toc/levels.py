@@ -47,6 +47,7 @@ def levels(entries: list[Raw]) -> list[int]:
     known = _chapters_under_parts(entries, known, clusters)
     votes = _votes(clusters, known)
     known = _demote_misplaced(known, clusters, votes)
+    known = _demote_set_in(indents, known)
     filled = _fill(entries, known, clusters, votes, _nearest_ranks(indents, known))
     stack: list[int] = []
     out = []
@@ -231,6 +232,26 @@ def _demote_misplaced(known, clusters, votes) -> list[int | None]:
     return fixed
 
 
+def _demote_set_in(indents: list[float], known: list[int | None]) -> list[int | None]:
+    """Return ranks where a numbered entry set in from its rank's usual indentation to a
+    deeper rank's is that rank ("Chapter 3 Text and fonts" among the notes' entries),
+    whether or not the indents chained into one cluster (a scan's)."""
+    usual = _usual_indents(indents, known)
+    nearest = _nearest_ranks(indents, known)
+    return [near if rank is not None and near is not None and near > rank
+            and abs(indent - usual[rank]) >= SAME_INDENT else rank
+            for indent, rank, near in zip(indents, known, nearest)]
+
+
+def _usual_indents(indents: list[float], known: list[int | None]) -> dict[int, float]:
+    """Return each rank's usual indentation: the median of its numbered entries'."""
+    found: dict[int, list[float]] = {}
+    for indent, rank in zip(indents, known):
+        if rank is not None:
+            found.setdefault(rank, []).append(indent)
+    return {rank: median(values) for rank, values in found.items()}
+
+
 def _nearest_ranks(indents: list[float], known: list[int | None]) -> list[int | None]:
     """Return for each entry the rank of the numbered entries printed at its indentation
     (within SAME_INDENT of their usual indentation), None where none are.
@@ -240,11 +261,7 @@ def _nearest_ranks(indents: list[float], known: list[int | None]) -> list[int | 
     continuum that chains sections and chapters into one cluster. The numbered
     entries' own indentation does not chain.
     """
-    found: dict[int, list[float]] = {}
-    for indent, rank in zip(indents, known):
-        if rank is not None:
-            found.setdefault(rank, []).append(indent)
-    usual = {rank: median(values) for rank, values in found.items()}
+    usual = _usual_indents(indents, known)
     out = []
     for indent in indents:
         near = min(usual, key=lambda rank: abs(usual[rank] - indent), default=None)

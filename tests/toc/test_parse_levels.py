@@ -307,3 +307,21 @@ def test_the_contents_pages_own_roman_folio_is_no_entry():
     toc = page(3, ["#Contents", toc_row("1 Sails", 1), toc_row("1.1 Rigging", 2, 90.0)],
                folio="ii")
     assert titles(parse(toc)) == [("1 Sails", "1"), ("1.1 Rigging", "2")]
+
+
+def test_a_chapter_set_in_among_sections_is_one_of_them_on_a_scan():
+    from indexing.toc.parse import Raw
+    from indexing.toc.text import numbering
+
+    def raw(title, x, page="1"):
+        number, kind, _ = numbering(title)
+        return Raw(title, page, 3, 0, 0.0, 16.0, number, kind, x)
+
+    # The notes list their chapters set in like sections; the indents chain (100 ± 8).
+    entries = [raw("1 Basics", 85), raw("1.1 Running", 100), raw("1.2 Examples", 93),
+               raw("1.3 Conventions", 108), raw("2 Starting", 86), raw("2.1 Invoking", 99),
+               raw("3 Fonts", 85), raw("3.1 Sizes", 100), raw("4 Pages", 86),
+               raw("4.1 Margins", 101), raw("5 Notes", 85), raw("5.1 Footnotes", 100),
+               raw("Notes", 85), raw("Chapter 3 Fonts", 100), raw("Chapter 5 Notes", 101),
+               raw("Index", 85)]
+    assert levels(entries) == [1, 2, 2, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 2, 1]
