@@ -94,3 +94,11 @@ def test_an_agent_note_says_so_once_its_neighbours_changed(boats, alice, alice_c
     page = alice_client.get(reverse("review")).content.decode()
     assert "Written before its neighbours changed: it now lies between “1 Sails” (PDF page 2)" \
         " and “3 Anchors” (PDF page 5)" in page
+
+
+def test_without_javascript_the_question_comes_with_the_whole_page(boats, alice_client):  # noqa: F811
+    knots = heading(boats, "2 Knots")
+    asked = alice_client.post(reverse("review-decide", args=[knots.pk, "place"]), {"page": "7"})
+    assert asked.status_code == 409
+    html = asked.content.decode()
+    assert "<h1>Review</h1>" in html and 'name="confirm" value="yes"' in html
