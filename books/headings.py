@@ -2,9 +2,10 @@
 
 Every change ends in ``restructure``, which holds the one rule for the tree and
 the section ends: a heading's section runs to the next heading at its level or
-above (``indexing.toc.ends``, shared with the cards and the clips); a heading a reviewer rejected leaves the tree (its
-children move up) and bounds nothing, and one a reviewer found not to be in
-the body keeps its place in the tree but bounds nothing either. The index
+above (``indexing.toc.ends``, shared with the cards and the clips); a heading
+a reviewer rejected leaves the tree (its children move up) and bounds
+nothing, and one a reviewer found not to be in the body keeps its place in
+the tree but bounds nothing either. The index
 stage replaces the headings (reviewers' decisions carried over), the verify
 stage places those the agent found, and a reviewer's decision revises one or
 inserts one after it.

@@ -108,7 +108,8 @@ def test_the_book_page_shows_the_tree(indexed, bob_client):
 
 def test_a_book_without_structure_says_so(shelve, english_pdf, monkeypatch, bob_client):
     monkeypatch.setattr(index.toc, "recover",
-                        lambda pages, outline=(): TocResult(entries=[], toc_pages=[], lot_pages=[], labels={}))
+                        lambda pages, outline=(): TocResult(entries=[], toc_pages=[],
+                                                            lot_pages=[], labels={}))
     book = shelve(english_pdf)
     book.refresh_from_db()
     assert book.structure == "none"
@@ -215,7 +216,8 @@ def test_decisions_survive_a_title_read_with_other_spacing(shelve, english_pdf, 
 def test_a_top_level_heading_not_placed_is_flagged_most_severe(shelve, english_pdf, monkeypatch):
     entries = [entry(1, "Sails", None, status="unresolved", printed="1", number="1"),
                entry(2, "Jib", None, status="unresolved", printed="9", number="1.2")]
-    monkeypatch.setattr(index.toc, "recover", lambda pages, outline=(): TocResult(entries, [1], [], {}))
+    monkeypatch.setattr(index.toc, "recover",
+                        lambda pages, outline=(): TocResult(entries, [1], [], {}))
     book = shelve(english_pdf)
     severities = {f.heading.title: f.severity for f in ReviewFlag.objects.filter(
         heading__book=book)}

@@ -85,7 +85,8 @@ def test_the_another_page_box_says_it_takes_a_pdf_page(boats, alice_client):  # 
     assert "Another page: PDF page (1–7), not the printed number" in html
 
 
-def test_an_agent_note_says_so_once_its_neighbours_changed(boats, alice, alice_client):  # noqa: F811
+def test_an_agent_note_says_so_once_its_neighbours_changed(
+        boats, alice, alice_client):  # noqa: F811
     knots = heading(boats, "2 Knots")
     ReviewFlag.objects.filter(heading=knots).update(agent_reason="Not between pages 2 and 6.")
     page = alice_client.get(reverse("review")).content.decode()
@@ -96,7 +97,8 @@ def test_an_agent_note_says_so_once_its_neighbours_changed(boats, alice, alice_c
         " and “3 Anchors” (PDF page 5)" in page
 
 
-def test_without_javascript_the_question_comes_with_the_whole_page(boats, alice_client):  # noqa: F811
+def test_without_javascript_the_question_comes_with_the_whole_page(
+        boats, alice_client):  # noqa: F811
     knots = heading(boats, "2 Knots")
     asked = alice_client.post(reverse("review-decide", args=[knots.pk, "place"]), {"page": "7"})
     assert asked.status_code == 409

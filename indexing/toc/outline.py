@@ -7,7 +7,9 @@ disagrees (another page, a title on one side only, another order), both are
 shown as an anomaly and the page that holds the title wins.
 """
 
+from bisect import bisect_left
 from dataclasses import dataclass, replace
+from difflib import SequenceMatcher
 
 from indexing.toc.ends import section_ends
 from indexing.toc.model import Anomaly, Entry, TocResult
@@ -204,8 +206,6 @@ def align(left: list[str], right: list[str]) -> list[tuple[int, int]]:
 
 def _increasing(candidates: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """Return the longest chain of (i, j) with j increasing (candidates by i, then j down)."""
-    from bisect import bisect_left
-
     tails: list[int] = []  # smallest j ending a chain of each length
     ends: list[int] = []  # candidate index ending it
     back = [-1] * len(candidates)
@@ -225,8 +225,6 @@ def _increasing(candidates: list[tuple[int, int]]) -> list[tuple[int, int]]:
 
 
 def _fill_gaps(anchors, left: list[str], right: list[str]) -> list[tuple[int, int]]:
-    from difflib import SequenceMatcher
-
     pairs, bounds = [], [(-1, -1), *anchors, (len(left), len(right))]
     for (i0, j0), (i1, j1) in zip(bounds, bounds[1:]):
         j = j0 + 1

@@ -31,7 +31,7 @@ def test_a_placement_before_its_neighbour_is_refused_until_confirmed(open_page, 
     expect(page.locator("#review-item .item-facts")).not_to_contain_text("PDF page 3")
 
     with page.expect_response(lambda response: response.url.endswith("/place")):
-        page.locator("#review-item").get_by_role("button", name="Place on PDF page 3 anyway").click()
+        item.get_by_role("button", name="Place on PDF page 3 anyway").click()
     expect(page.locator("#review-item [role=alert]")).to_have_count(0)
     page.goto(f"/review/{pk}/")
     expect(page.locator("#review-item .item-facts")).to_contain_text("PDF page 3")
