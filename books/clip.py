@@ -19,6 +19,7 @@ from pypdf.constants import PageLabelStyle
 
 from books.models import Heading
 from books import safepdf
+from indexing.toc.ends import section_ends as shared_ends
 from indexing.toc.numbers import roman_value
 from librarian.config import setting
 from librarian.errors import LibrarianError
@@ -26,7 +27,6 @@ from librarian.inputs import whole_number
 
 HIDDEN_STATUSES = (Heading.Status.UNRESOLVED, Heading.Status.ABSENT, Heading.Status.REJECTED)
 _UNSAFE_FILENAME = re.compile(r'[\x00-\x1f\x7f/\\:*?"<>|]+')
-TOP_LINES = 2  # a running head and a folio may stand above a heading that opens a page
 
 
 class ClipError(LibrarianError):
@@ -151,33 +151,10 @@ def bookmarks(headings, start: int, end: int, page_count: int) -> list[Bookmark]
 
 
 def section_ends(placed, page_count: int) -> dict[int, int]:
-    """Return heading id → the last page its section touches.
-
-    A section runs until the next heading at its level or above, in page
-    order, and onto that heading's page unless the heading is known to open
-    its page (its line is among the first TOP_LINES): with the line unknown,
-    the page is counted, so a section is never left out of a clip it is in.
-    """
-    order = sorted(placed, key=lambda h: (h.page, h.line or 0, h.position))
-    ends: dict[int, int] = {}
-    following: list = []  # headings after the current one, each above the one after it
-    for heading in reversed(order):
-        while following and following[-1].level > heading.level:
-            following.pop()
-        ends[heading.pk] = max(heading.page, heading.page_end or 0,
-                               _last_page(heading, following[-1] if following else None,
-                                          page_count))
-        following.append(heading)
-    return ends
-
-
-def _last_page(heading, following, page_count: int) -> int:
-    if following is None:
-        return page_count
-    opens_page = following.line is not None and following.line < TOP_LINES
-    if following.page > heading.page and opens_page:
-        return following.page - 1
-    return following.page
+    """Return heading id → the last page its section touches, by the rule the contents tree
+    and the cards share (``indexing.toc.ends``); placed: headings in reading order."""
+    found = shared_ends([(h.level, h.page, h.line) for h in placed], page_count)
+    return {heading.pk: end for heading, end in zip(placed, found)}
 
 
 def clip_pdf(book, start: int, end: int) -> bytes:

@@ -1,10 +1,11 @@
 """The one module that writes a book's headings: replace, place, revise, insert, restructure.
 
 Every change ends in ``restructure``, which holds the one rule for the tree and
-the section ends: a heading's section runs to the page before the next heading
-at its level or above; a heading a reviewer rejected leaves the tree (its
-children move up) and bounds nothing, and one a reviewer found not to be in
-the body keeps its place in the tree but bounds nothing either. The index
+the section ends: a heading's section runs to the next heading at its level or
+above (``indexing.toc.ends``, shared with the cards and the clips); a heading
+a reviewer rejected leaves the tree (its children move up) and bounds
+nothing, and one a reviewer found not to be in the body keeps its place in
+the tree but bounds nothing either. The index
 stage replaces the headings (reviewers' decisions carried over), the verify
 stage places those the agent found, and a reviewer's decision revises one or
 inserts one after it.
@@ -16,7 +17,8 @@ from django.db.models import F
 from django.utils.translation import gettext_noop
 
 from books.models import Book, Heading, HeadingDecision, ReviewFlag
-from indexing.toc.model import Entry, with_ends
+from indexing.toc.ends import section_ends
+from indexing.toc.model import Entry
 from indexing.toc.text import key as title_key
 
 Status = Heading.Status
@@ -219,8 +221,8 @@ def restructure(book: Book) -> int:
         parents[heading.pk] = stack[-1].pk if stack else None
         stack.append(heading)
     in_body = [h for h in kept if h.status != Status.ABSENT]
-    entries = with_ends([_entry(h) for h in in_body], book.page_count)
-    ends = {h.pk: entry.page_end for h, entry in zip(in_body, entries)}
+    found = section_ends([(h.level, h.page, h.line) for h in in_body], book.page_count)
+    ends = {h.pk: end for h, end in zip(in_body, found)}
     changed = []
     for heading in headings:  # a rejected heading keeps its parent, for its history
         parent, end = parents.get(heading.pk, heading.parent_id), ends.get(heading.pk)
@@ -230,8 +232,3 @@ def restructure(book: Book) -> int:
     Heading.objects.bulk_update(changed, ["parent", "page_end"], batch_size=500)
     return len(changed)
 
-
-def _entry(heading: Heading) -> Entry:
-    return Entry(level=heading.level, title=heading.title, printed_page=None, page=heading.page,
-                 page_end=None, status=heading.status, confidence=heading.confidence,
-                 line=heading.line, toc_page=heading.toc_page or 0, toc_line=heading.toc_line or 0)

@@ -48,9 +48,11 @@ def breadcrumb(headings, heading) -> list:
 def section_at(headings, number: int, line: int | None = None) -> list:
     """Return the breadcrumb (top first) of the section that holds page number, [] if none.
 
-    The section is the deepest placed heading whose pages hold the page; of
-    several that start on it, the last one to start before line (where the
-    words are on the page), if line is known.
+    The section is the placed heading whose pages hold the page and that
+    starts last (before line, where the words are on the page, if line is
+    known): the deepest one there, since a section starts after the one that
+    holds it. Level alone would name a subsection that ended on the page over
+    the section that follows it there.
     """
     def holds(heading) -> bool:
         if heading.status in NOT_ON_A_PAGE or heading.page is None:
@@ -63,7 +65,7 @@ def section_at(headings, number: int, line: int | None = None) -> list:
     covering = [heading for heading in headings if holds(heading)]
     if not covering:
         return []
-    deepest = max(covering, key=lambda h: (h.level, h.page, h.line or 0, h.position))
+    deepest = max(covering, key=lambda h: (h.page, h.position))
     return breadcrumb(headings, deepest)
 
 

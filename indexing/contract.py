@@ -61,6 +61,7 @@ class StageContext:
     max_image_pixels: int = 500_000_000
     ocr: OcrConfig = OcrConfig()
     llm: LlmConfig = LlmConfig()
+    pdf_outline: bool = True  # read a born-digital PDF's own outline beside its contents
 
     @classmethod
     def from_settings(cls) -> StageContext:
@@ -86,6 +87,7 @@ class StageContext:
                 cache_dir=str(Path(setting("DATA_DIR")) / "cache"),
             ),
             llm=LlmConfig.from_settings(),
+            pdf_outline=setting("PDF_OUTLINE") == "on",
         )
 
 

@@ -48,6 +48,8 @@ LIBRARIAN_POLL_SECONDS = env_float("POLL_SECONDS", 5.0, minimum=0.1, maximum=360
 LIBRARIAN_CLAIM_TIMEOUT = env_int("CLAIM_TIMEOUT", 300, minimum=5, maximum=86_400)
 LIBRARIAN_MAX_ATTEMPTS = env_int("MAX_ATTEMPTS", 3, minimum=1, maximum=100)
 LIBRARIAN_RENDER_DPI = env_int("RENDER_DPI", 150, minimum=50, maximum=600)
+# A born-digital PDF's own outline (bookmarks) checked against its printed contents.
+LIBRARIAN_PDF_OUTLINE = env_choice("PDF_OUTLINE", "on", ("on", "off"))
 LIBRARIAN_MAX_RENDER_PIXELS = env_int(
     "MAX_RENDER_PIXELS", 12_000_000, minimum=100_000, maximum=200_000_000
 )

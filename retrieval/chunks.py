@@ -13,6 +13,7 @@ import re
 from dataclasses import asdict, dataclass, field
 
 from books.text import CJK, for_search
+from indexing.toc.ends import opens_page, section_ends
 from retrieval import backmatter
 
 PAGE_WINDOW = 2
@@ -75,6 +76,9 @@ def section_chunks(headings, pages: dict[int, list[str]], excluded=(), page_coun
     placed = [h for h in headings if h.page is not None and h.status not in UNPLACED]
     lines = _start_lines(placed, pages)
     order = sorted(placed, key=lambda h: (h.page, lines[h.pk], h.position))
+    by_position = sorted(placed, key=lambda h: h.position)
+    ends = dict(zip((h.pk for h in by_position), section_ends(
+        [(h.level, h.page, h.line) for h in by_position], page_count)))
     excluded = set(excluded) | backmatter.skipped_pages(order, page_count)
     crumbs = _breadcrumbs(headings)
     chunks, keys, covered = [], {}, set()
@@ -88,7 +92,7 @@ def section_chunks(headings, pages: dict[int, list[str]], excluded=(), page_coun
         keys[heading.pk] = len(chunks)
         chunks.append(Chunk(
             key=len(chunks), title=heading.title, breadcrumb=crumbs[heading.pk],
-            page_start=heading.page, page_end=max(heading.page, heading.page_end or 0, span[1][0]),
+            page_start=heading.page, page_end=ends[heading.pk],
             text=text, heading_id=heading.pk, level=heading.level, span=[span[0][0], span[1][0]],
             starts=starts, back_matter=backmatter.is_back_matter(crumbs[heading.pk], text),
             inferred=bool(getattr(heading, "inferred", False)),
@@ -247,7 +251,8 @@ def _span(heading, following, page_count, lines):
     start = (heading.page, lines[heading.pk])
     if following is None:
         return start, (max(heading.page, heading.page_end or page_count), None)
-    if lines[following.pk]:
+    if lines[following.pk] and (following.page == heading.page
+                                or not opens_page(lines[following.pk])):
         return start, (following.page, lines[following.pk])
     if following.page > heading.page:
         return start, (following.page - 1, None)

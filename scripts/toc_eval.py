@@ -46,12 +46,24 @@ def load_pages(book: str, lines_dir: Path | None) -> list[dict]:
     ]
 
 
-def evaluate(book: str, lines_dir: Path | None, verbose: bool, gt_dir: Path = GT_DIR) -> dict:
+def load_outline(book: str) -> list:
+    """Return the bookmarks of the born-digital PDF (a scan's lines come without any)."""
+    import pymupdf
+
+    from indexing.toc.outline import marks_of
+
+    with pymupdf.open(BENCH / "pdf" / "dev" / f"{book}.pdf") as document:
+        return marks_of(document.get_toc(simple=True), document.page_count)
+
+
+def evaluate(book: str, lines_dir: Path | None, verbose: bool, gt_dir: Path = GT_DIR,
+             outline: bool = False) -> dict:
     gt = json.loads((gt_dir / f"{book}.gt.json").read_text())
     truth = [g for g in gt["outline"] if g["in_printed_toc"]]
     pages = load_pages(book, lines_dir)
+    marks = load_outline(book) if outline and not lines_dir else []
     start = time.perf_counter()
-    result = recover(pages)
+    result = recover(pages, marks)
     seconds = time.perf_counter() - start
     pairs = align(result.entries, truth)
     matched = {j: result.entries[i] for i, j in pairs}
@@ -70,6 +82,7 @@ def evaluate(book: str, lines_dir: Path | None, verbose: bool, gt_dir: Path = GT
                       if result.labels.get(i + 1, "") == (lab or "")) / len(labels),
         "toc_ok": result.toc_pages == gt["toc_pages"], "lot_ok": result.lot_pages == gt["lot_pages"],
         "seconds": seconds, "inferred": result.inferred,
+        "outline_anomalies": sum(1 for a in result.anomalies if a.kind.startswith("outline")),
     }
     if verbose:
         _details(result, truth, pairs, matched, wrong, gt)
@@ -104,9 +117,11 @@ def main() -> None:
     parser.add_argument("--lines-dir", type=Path)
     parser.add_argument("--gt-dir", type=Path, default=GT_DIR,
                         help="where <id>.gt.json lies (a variant's, e.g. BOOKBENCH_DIR/scans/hard)")
+    parser.add_argument("--outline", choices=("on", "off"), default="off",
+                        help="check against the born PDF's own outline (as LIBRARIAN_PDF_OUTLINE)")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args()
-    rows = [evaluate(book, args.lines_dir, args.verbose, args.gt_dir)
+    rows = [evaluate(book, args.lines_dir, args.verbose, args.gt_dir, args.outline == "on")
             for book in args.books.split(",")]
     header = "book        gt  found recall  prec  level  exact  ±1   wrong unres labels toc lot  sec"
     print(header)

@@ -5,8 +5,10 @@ from pathlib import Path
 import pymupdf
 
 
-def make_pdf(path: Path, pages: list[str], *, title: str = "", fontname: str = "helv") -> Path:
-    """Write a PDF whose pages hold the given texts (one string per page, lines split on \\n)."""
+def make_pdf(path: Path, pages: list[str], *, title: str = "", fontname: str = "helv",
+             outline: list | None = None) -> Path:
+    """Write a PDF whose pages hold the given texts (one string per page, lines split on \\n),
+    with outline ([level, title, page], as PyMuPDF's set_toc takes it) as its bookmarks."""
     document = pymupdf.open()
     for text in pages:
         page = document.new_page(width=420, height=595)
@@ -17,6 +19,8 @@ def make_pdf(path: Path, pages: list[str], *, title: str = "", fontname: str = "
             y += 16
     if title:
         document.set_metadata({"title": title})
+    if outline:
+        document.set_toc(outline)
     document.save(path)
     document.close()
     return path

@@ -234,10 +234,13 @@ def test_a_section_that_starts_mid_page_is_bookmarked_with_the_one_it_ends():
                                     ("2.5 Circle Path Construction", 0, 0)]
     # 2.6 opens page 14 (its first line): 2.5 ends on page 13, so a clip of 14 holds 2.6 alone.
     assert _marks(rows, 14, 14) == [("2 Paths", 0, None), ("2.6 Curves", 0, 0)]
-    # Where the line is unknown, the section before is counted on the page: never left out.
-    rows[3].line = None
+    # 2.6 half-way down page 14: 2.5 runs onto it, as its card and the contents tree say.
+    rows[3].line = 12
     assert [title for title, _, _ in _marks(rows, 14, 14)] == [
         "2 Paths", "2.5 Circle Path Construction", "2.6 Curves"]
+    # Where the line is unknown the heading is taken to open its page, as the tree takes it.
+    rows[3].line = None
+    assert _marks(rows, 14, 14) == [("2 Paths", 0, None), ("2.6 Curves", 0, 0)]
 
 
 def test_a_heading_placed_out_of_order_does_not_hide_the_section_on_the_page():

@@ -37,7 +37,7 @@ RESULT = TocResult(
 def indexed(shelve, english_pdf, monkeypatch):
     seen = []
 
-    def fake_recover(pages):
+    def fake_recover(pages, outline=()):
         seen.append(pages)
         return RESULT
 
@@ -108,7 +108,8 @@ def test_the_book_page_shows_the_tree(indexed, bob_client):
 
 def test_a_book_without_structure_says_so(shelve, english_pdf, monkeypatch, bob_client):
     monkeypatch.setattr(index.toc, "recover",
-                        lambda pages: TocResult(entries=[], toc_pages=[], lot_pages=[], labels={}))
+                        lambda pages, outline=(): TocResult(entries=[], toc_pages=[],
+                                                            lot_pages=[], labels={}))
     book = shelve(english_pdf)
     book.refresh_from_db()
     assert book.structure == "none"
@@ -177,7 +178,7 @@ def test_an_entry_split_off_that_the_contents_now_give_is_not_made_twice(indexed
     decisions.do_split(book.headings.get(title="2 Knots"), alice, "2 Knots", "2.1 Bends 4")
     decisions.do_place(book.headings.get(title="2.1 Bends"), alice, 3)
     bends = entry(2, "Bends", None, status="unresolved", printed="4", number="2.1")
-    monkeypatch.setattr(index.toc, "recover", lambda pages: TocResult(
+    monkeypatch.setattr(index.toc, "recover", lambda pages, outline=(): TocResult(
         RESULT.entries + [bends], RESULT.toc_pages, [], RESULT.labels))
 
     book.stage_runs.filter(stage="index").update(status="pending")
@@ -196,13 +197,13 @@ def test_decisions_survive_a_title_read_with_other_spacing(shelve, english_pdf, 
     glued = Entry(level=2, title="1.2Jib", printed_page="9", page=None, page_end=None,
                   status="unresolved", confidence=0.0, line=None, toc_page=1, toc_line=0,
                   number="1.2")
-    monkeypatch.setattr(index.toc, "recover", lambda pages: TocResult(
+    monkeypatch.setattr(index.toc, "recover", lambda pages, outline=(): TocResult(
         [RESULT.entries[0], glued], [1], [], {}))
     book = shelve(english_pdf)
     alice = django_user_model.objects.create_user("reviewer")
     decisions.do_place(book.headings.get(title="1.2Jib"), alice, 3)
 
-    monkeypatch.setattr(index.toc, "recover", lambda pages: TocResult(  # "1.2 Jib" now
+    monkeypatch.setattr(index.toc, "recover", lambda pages, outline=(): TocResult(  # "1.2 Jib" now
         [RESULT.entries[0], RESULT.entries[2]], [1], [], {}))
     book.stage_runs.filter(stage="index").update(status="pending")
     run_pending("w", book_id=book.pk)
@@ -215,7 +216,8 @@ def test_decisions_survive_a_title_read_with_other_spacing(shelve, english_pdf, 
 def test_a_top_level_heading_not_placed_is_flagged_most_severe(shelve, english_pdf, monkeypatch):
     entries = [entry(1, "Sails", None, status="unresolved", printed="1", number="1"),
                entry(2, "Jib", None, status="unresolved", printed="9", number="1.2")]
-    monkeypatch.setattr(index.toc, "recover", lambda pages: TocResult(entries, [1], [], {}))
+    monkeypatch.setattr(index.toc, "recover",
+                        lambda pages, outline=(): TocResult(entries, [1], [], {}))
     book = shelve(english_pdf)
     severities = {f.heading.title: f.severity for f in ReviewFlag.objects.filter(
         heading__book=book)}
@@ -226,7 +228,7 @@ def test_the_book_page_shows_spreads_and_inferred_structure(shelve, english_pdf,
                                                              bob_client):
     inferred = TocResult([entry(1, "Sails", 2, number="1")], [], [], {2: "2–3"},
                          inferred=True, spreads=True)
-    monkeypatch.setattr(index.toc, "recover", lambda pages: inferred)
+    monkeypatch.setattr(index.toc, "recover", lambda pages, outline=(): inferred)
     book = shelve(english_pdf)
     book.refresh_from_db()
     assert book.spreads and book.structure == "inferred" and book.headings.get().inferred

@@ -18,13 +18,15 @@ def heading(pk, title, page, line, level=1, parent=None, page_end=None, status="
 PAGES = {
     1: ["Contents", "1 Sails ..... 2", "1.1 Mainsail ..... 2", "2 Knots ..... 3", "Index ..... 4"],
     2: ["1 Sails", "Sails turn wind into motion.", "1.1 Mainsail", "The mainsail is reefed in a gale."],
-    3: ["more about reefing.", "2 Knots", "The bowline makes a fixed loop."],
+    # Two lines of 1.1 above 2 Knots: a heading on one of a page's first two lines is taken
+    # to open the page (indexing.toc.ends), under a running head and a folio.
+    3: ["more about reefing", "in a gale.", "2 Knots", "The bowline makes a fixed loop."],
     4: ["Index", "bowline 3", "mainsail 2", "reefing 2"],
 }
 HEADINGS = [
     heading(1, "1 Sails", 2, 0, page_end=3),
     heading(2, "1.1 Mainsail", 2, 2, level=2, parent=1, page_end=3),
-    heading(3, "2 Knots", 3, 1, page_end=3),
+    heading(3, "2 Knots", 3, 2, page_end=3),
     heading(4, "Index", 4, 0, page_end=4),
     heading(5, "3 Lost", None, None),
 ]
@@ -38,7 +40,7 @@ def test_it_cuts_sections_at_heading_lines():
     chunks = by_title(section_chunks(HEADINGS, PAGES, excluded={1}, page_count=4))
     assert chunks["1 Sails"].text == "1 Sails Sails turn wind into motion."
     assert chunks["1.1 Mainsail"].text.startswith("1.1 Mainsail The mainsail is reefed")
-    assert chunks["1.1 Mainsail"].text.endswith("more about reefing.")
+    assert chunks["1.1 Mainsail"].text.endswith("more about reefing in a gale.")
     assert "bowline" not in chunks["1.1 Mainsail"].text
     assert chunks["2 Knots"].text == "2 Knots The bowline makes a fixed loop."
 

@@ -29,7 +29,7 @@ PAGES = [
 def entry(level, title, page, number, printed, status="exact"):
     return Entry(level=level, title=f"{number} {title}", printed_page=printed, page=page,
                  page_end=page, status=status, confidence=0.9 if page else 0.0,
-                 line=3 if page else None, toc_page=1, toc_line=0, number=number)
+                 line=0 if page else None, toc_page=1, toc_line=0, number=number)
 
 
 def result(mainsail_placed=True):
@@ -82,7 +82,7 @@ def book_with(shelve, tmp_path, monkeypatch, settings):
             setattr(settings, f"LIBRARIAN_LLM_{name.upper()}", value)
         model = FakeModel(answer, delay)
         monkeypatch.setattr(llm, "load", lambda config: model)
-        monkeypatch.setattr(index.toc, "recover", lambda pages: result(mainsail_placed))
+        monkeypatch.setattr(index.toc, "recover", lambda pages, outline=(): result(mainsail_placed))
         book = shelve(make_pdf(tmp_path / "sails.pdf", PAGES), process=False)
         run_pending("test-worker", stages=UP_TO_VERIFY, book_id=book.pk)
         return book, model
@@ -240,7 +240,7 @@ def test_the_token_limit_counts(book_with, monkeypatch):
 
 
 def test_without_a_model_everything_stays_for_review(shelve, tmp_path, monkeypatch):
-    monkeypatch.setattr(index.toc, "recover", lambda pages: result())
+    monkeypatch.setattr(index.toc, "recover", lambda pages, outline=(): result())
     book = shelve(make_pdf(tmp_path / "sails.pdf", PAGES))  # LIBRARIAN_LLM_MODEL=none in tests
     run = book.stage_runs.get(stage="verify")
     assert run.status == "done"
@@ -251,7 +251,7 @@ def test_without_a_model_everything_stays_for_review(shelve, tmp_path, monkeypat
 
 def test_a_book_with_nothing_unplaced_never_loads_the_model(shelve, tmp_path, monkeypatch):
     monkeypatch.setattr(llm, "load", lambda config: pytest.fail("loaded"))
-    monkeypatch.setattr(index.toc, "recover", lambda pages: TocResult(
+    monkeypatch.setattr(index.toc, "recover", lambda pages, outline=(): TocResult(
         [entry(1, "Sails", 2, "1", "1")], [1], [], {}))
     book = shelve(make_pdf(tmp_path / "sails.pdf", PAGES))
     assert book.stage_runs.get(stage="verify").summary == "No unplaced headings left to check."

@@ -71,7 +71,8 @@ class ItemOut(Schema):
 
 
 class PlaceIn(Schema):
-    page: int
+    page: int  # physical: the page of the PDF (1-based), not the printed page number
+    confirm: bool = False  # place it even where it breaks the contents' order or ranges
 
 
 class EditIn(Schema):
@@ -136,11 +137,16 @@ def item(request, heading_id: int):
 
 @router.post("/review/{heading_id}/place", response={200: DecidedOut, 400: ErrorOut})
 def place(request, heading_id: int, body: PlaceIn):
-    """Place the heading on a physical page: confirm where it is, or move it."""
+    """Place the heading on a physical page: confirm where it is, or move it.
+
+    A page out of order with the heading's placed neighbours, or outside its
+    parent's range, is answered 400 ``breaks_order`` (saying why) unless confirm is set.
+    """
     require_librarian(request)
     heading = _heading(heading_id)
     page = decisions.check_page(heading.book, body.page)
-    return _decided(decisions.do_place(heading, request.user, page, line_on(heading, page)))
+    return _decided(decisions.do_place(heading, request.user, page, line_on(heading, page),
+                                       confirmed=body.confirm))
 
 
 @router.post("/review/{heading_id}/edit", response={200: DecidedOut, 400: ErrorOut})

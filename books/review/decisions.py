@@ -11,6 +11,7 @@ from django.db.models import Count, Max, Q
 
 from books.headings import insert_after, restructure, revise, snapshot
 from books.models import Book, Heading, HeadingDecision, ReviewFlag
+from books.review.order import order_problems
 from books.signals import headings_changed
 from indexing.toc.detect import trailing_page
 from indexing.toc.text import numbering
@@ -96,9 +97,32 @@ def check_edit(title, level) -> tuple[str, int]:
     return title, level
 
 
-def do_place(heading: Heading, user, page, line: int | None = None) -> HeadingDecision:
-    """Place heading on page (confirm when it is already there, move otherwise)."""
+class NeedsConfirmation(ReviewError):
+    """A placement that breaks the tree's order or ranges: made only once confirmed."""
+
+    def __init__(self, page: int, problems: list[str]):
+        super().__init__("breaks_order", " ".join(problems) + " Place it there anyway?")
+        self.page, self.problems = page, problems
+
+
+def check_order(heading: Heading, page: int) -> list[str]:
+    """Return why placing heading on page would break its book's tree ([] when it would not)."""
+    headings = list(heading.book.headings.only("pk", "level", "title", "page", "status")
+                    .order_by("position"))
+    return order_problems(headings, heading, page)
+
+
+def do_place(heading: Heading, user, page, line: int | None = None,
+             confirmed: bool = False) -> HeadingDecision:
+    """Place heading on page (confirm when it is already there, move otherwise).
+
+    A page out of order with the heading's neighbours or outside its parent's
+    range raises NeedsConfirmation unless confirmed.
+    """
     page = check_page(heading.book, page)
+    problems = [] if confirmed else check_order(heading, page)
+    if problems:
+        raise NeedsConfirmation(page, problems)
     action = Action.CONFIRM if page == heading.page and heading.status not in (
         Status.ABSENT, Status.REJECTED) else Action.MOVE
 

@@ -7,7 +7,7 @@ reviewer sees the same evidence code used, and never more than a few pages.
 
 from dataclasses import dataclass, field, replace
 
-from books.models import Heading, Page
+from books.models import Heading, HeadingDecision, Page
 from books.rendering import crop_rect
 from indexing.toc.columns import TWO_ENTRIES
 from indexing.toc.layout import rows
@@ -219,3 +219,22 @@ def _row_box(page: PageRecord, line: int) -> tuple[float, float, float, float]:
     x1, y1 = max(b[2] for b in boxes), max(b[3] for b in boxes)
     return (round(100 * x0 / width, 2), round(100 * y0 / height, 2),
             round(100 * (x1 - x0) / width, 2), round(100 * (y1 - y0) / height, 2))
+
+
+def agent_notes(heading: Heading, previous: Heading | None, next_: Heading | None) -> list[dict]:
+    """Return the agent's notes on heading, newest first: {reason, stale}.
+
+    A note was written about the heading's neighbours as they were; it is
+    stale once a reviewer decided on a heading between (or at) its
+    neighbours as they are now, and the page then says where it lies now.
+    """
+    low = previous.position if previous else -1
+    high = next_.position if next_ else 10**9
+    notes = []
+    for flag in heading.flags.exclude(agent_reason="").order_by("-created_at"):
+        changed = HeadingDecision.objects.filter(
+            heading__book_id=heading.book_id, heading__position__gte=low,
+            heading__position__lte=high, at__gt=flag.created_at,
+        ).exclude(heading=heading).exists()
+        notes.append({"reason": flag.agent_reason, "stale": changed})
+    return notes

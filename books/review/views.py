@@ -17,7 +17,7 @@ from books import rendering
 from books.review import decisions
 from books.access import get_book
 from books.models import Heading, HeadingDecision
-from books.review.items import build_item, line_on, printed_line
+from books.review.items import agent_notes, build_item, line_on, printed_line
 from books.tree import breadcrumb
 from librarian.auth import librarian_required
 from librarian.inputs import whole_number
@@ -49,7 +49,7 @@ def _context(request, heading, book_id, error=""):
         "book_filter": get_book(book_id) if book_id else None,
         "crumbs": _crumbs(heading) if heading else [],
         "open_flags": list(decisions.open_flags().filter(heading=heading)) if heading else [],
-        "agent_reasons": _agent_reasons(heading) if heading else [],
+        "agent_reasons": agent_notes(heading, item.previous, item.next) if heading else [],
         "decisions": _decisions(heading) if heading else [],
         "recent": HeadingDecision.objects.select_related("heading__book", "user")
         .order_by("-at")[:RECENT_DECISIONS],
@@ -60,11 +60,6 @@ def _context(request, heading, book_id, error=""):
 def _crumbs(heading):
     headings = list(heading.book.headings.only("pk", "parent_id", "title").order_by("position"))
     return breadcrumb(headings, next(h for h in headings if h.pk == heading.pk))[:-1]
-
-
-def _agent_reasons(heading):
-    flags = heading.flags.exclude(agent_reason="").order_by("-created_at")
-    return [flag.agent_reason for flag in flags]
 
 
 def _decisions(heading):
@@ -97,6 +92,8 @@ def decide(request, pk, action):
     was_queued = heading.pk in ids
     try:
         _act(request, heading, action)
+    except decisions.NeedsConfirmation as error:
+        return _answer(request, heading, book_id, error=error.message, confirm=error)
     except decisions.ReviewError as error:
         return _answer(request, heading, book_id, error=error.message)
     if action in ("edit", "split") or not was_queued:
@@ -109,7 +106,8 @@ def _act(request, heading, action):
     user = request.user
     if action == "place":
         page = decisions.check_page(heading.book, request.POST.get("page"))
-        decisions.do_place(heading, user, page, line_on(heading, page))
+        decisions.do_place(heading, user, page, line_on(heading, page),
+                           confirmed=request.POST.get("confirm") == "yes")
     elif action == "edit":
         decisions.do_edit(heading, user, request.POST.get("title"), request.POST.get("level"))
     elif action == "absent":
@@ -122,15 +120,22 @@ def _act(request, heading, action):
         raise Http404("No such action.")
 
 
-def _answer(request, heading, book_id, error=""):
-    """Answer an action: the item and, out of band, the queue (htmx), else a redirect."""
+def _answer(request, heading, book_id, error="", confirm=None):
+    """Answer an action: the item and, out of band, the queue (htmx), else a redirect.
+
+    A placement that needs confirming is answered with the item and the question,
+    with and without JavaScript (a redirect would lose the page asked about).
+    """
     target = reverse("review-item", args=[heading.pk]) if heading else reverse("review")
     target += f"?book={book_id}" if book_id else ""
+    if confirm is not None and not request.htmx:
+        context = {**_context(request, heading, book_id, error), "confirm": confirm}
+        return render(request, TEMPLATE, context, status=409)
     if not request.htmx:
         if error:
             messages.error(request, error)
         return redirect(target)
-    context = _context(request, heading, book_id, error)
+    context = {**_context(request, heading, book_id, error), "confirm": confirm}
     html = render_to_string(f"{TEMPLATE}#item", context, request)
     html += render_to_string(f"{TEMPLATE}#side", {**context, "oob": True}, request)
     response = HttpResponse(html)

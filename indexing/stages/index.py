@@ -7,6 +7,9 @@ anomalies. Headings code could not place are flagged for review, unplaced; the
 headings themselves are written by ``books.headings``.
 """
 
+import logging
+
+import pymupdf
 from django.db import transaction
 
 from books import headings
@@ -14,6 +17,9 @@ from books.models import Book, Page
 from indexing import toc
 from indexing.contract import Stage
 from indexing.toc.model import PageRecord
+from indexing.toc.outline import Mark, marks_of
+
+logger = logging.getLogger(__name__)
 
 
 class IndexStage(Stage):
@@ -24,7 +30,8 @@ class IndexStage(Stage):
     def run(self, ctx, book, progress) -> str:
         total = book.page_count
         progress(0, total)
-        result = toc.recover(load_pages(book))
+        outline = read_outline(book) if ctx.pdf_outline else []
+        result = toc.recover(load_pages(book), outline)
         with transaction.atomic():  # stored only while the claim holds
             progress(total, total, checkpoint=True)
             store(book, result)
@@ -34,6 +41,20 @@ class IndexStage(Stage):
 def load_pages(book) -> list[PageRecord]:
     """Return the book's pages as plain data for the TOC functions, in physical order."""
     return Page.objects.filter(book=book).order_by("number").records()
+
+
+def read_outline(book) -> list[Mark]:
+    """Return the bookmarks of the book's PDF, [] where it has none or they cannot be read.
+
+    An outline only adds to the printed contents, so a broken one is logged and left out
+    rather than failing the stage.
+    """
+    try:
+        with pymupdf.open(book.path) as document:
+            return marks_of(document.get_toc(simple=True), document.page_count)
+    except (RuntimeError, ValueError, OSError) as error:
+        logger.warning("The outline of book %s could not be read: %s", book.pk, error)
+        return []
 
 
 def store(book, result) -> None:
@@ -80,4 +101,7 @@ def summarise(result) -> str:
                           ("offset", "placed by page numbers only"), ("unresolved", "not placed")):
         if counts.get(status):
             parts.append(f"{counts[status]} {words}")
+    outline = sum(1 for anomaly in result.anomalies if anomaly.kind.startswith("outline_"))
+    if outline:
+        parts.append(f"{outline} disagreement(s) with the PDF's outline")
     return ", ".join(parts)

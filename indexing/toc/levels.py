@@ -47,7 +47,8 @@ def levels(entries: list[Raw]) -> list[int]:
     known = _chapters_under_parts(entries, known, clusters)
     votes = _votes(clusters, known)
     known = _demote_misplaced(known, clusters, votes)
-    filled = _fill(entries, known, clusters, votes)
+    known = _demote_set_in(indents, known)
+    filled = _fill(entries, known, clusters, votes, _nearest_ranks(indents, known))
     stack: list[int] = []
     out = []
     for rank in filled:
@@ -123,7 +124,7 @@ def aligned_indents(entries: list[Raw], known: list[int | None]) -> list[float]:
     groups: dict[tuple, list[int]] = {}
     for index, entry in enumerate(entries):
         groups.setdefault((entry.toc_page, entry.column), []).append(index)
-    lefts = {g: min(entries[i].x for i in members) for g, members in groups.items()}
+    lefts = _lefts(entries, groups, unit)
     usual_left = median(lefts.values())
     shifts = {g: left - usual_left for g, left in lefts.items()}
     for _ in range(2):
@@ -134,6 +135,34 @@ def aligned_indents(entries: list[Raw], known: list[int | None]) -> list[float]:
     return [
         (entry.x - shifts[(entry.toc_page, entry.column)] - base) / unit for entry in entries
     ]
+
+
+def _lefts(entries: list[Raw], groups: dict[tuple, list[int]], unit: float) -> dict[tuple, float]:
+    """Return where each page's (column's) entries would start at the top level.
+
+    A page's leftmost entry is not always at the top level: a contents page may
+    hold only the subsections of one long section. Where the page numbers stand
+    flush right (their right edges within a line height), the page's left edge
+    is its right edge less the widest span of the column's pages (a page that
+    holds a top-level entry), so a page of subsections keeps them indented, on
+    born pages and on shifted scans alike.
+    """
+    lefts = {g: min(entries[i].x for i in members) for g, members in groups.items()}
+    rights = {}
+    for group, members in groups.items():
+        edges = sorted(entries[i].right for i in members if entries[i].right)
+        if len(edges) >= 2 and edges[-1] - edges[0] <= unit:
+            rights[group] = median(edges)
+    columns: dict[int, list[float]] = {}
+    for group, right in rights.items():
+        columns.setdefault(group[1], []).append(right - lefts[group])
+    found = dict(lefts)
+    for group, right in rights.items():
+        spans = columns[group[1]]
+        estimate = right - max(spans)
+        if len(spans) >= 2 and estimate < lefts[group] - unit:  # OCR's edges wander less
+            found[group] = estimate
+    return found
 
 
 def _references(entries, known, groups, shifts) -> dict[int, float]:
@@ -203,14 +232,52 @@ def _demote_misplaced(known, clusters, votes) -> list[int | None]:
     return fixed
 
 
-def _fill(entries, known, clusters, votes) -> list[int]:
+def _demote_set_in(indents: list[float], known: list[int | None]) -> list[int | None]:
+    """Return ranks where a numbered entry set in from its rank's usual indentation to a
+    deeper rank's is that rank ("Chapter 3 Text and fonts" among the notes' entries),
+    whether or not the indents chained into one cluster (a scan's)."""
+    usual = _usual_indents(indents, known)
+    nearest = _nearest_ranks(indents, known)
+    return [near if rank is not None and near is not None and near > rank
+            and abs(indent - usual[rank]) >= SAME_INDENT else rank
+            for indent, rank, near in zip(indents, known, nearest)]
+
+
+def _usual_indents(indents: list[float], known: list[int | None]) -> dict[int, float]:
+    """Return each rank's usual indentation: the median of its numbered entries'."""
+    found: dict[int, list[float]] = {}
+    for indent, rank in zip(indents, known):
+        if rank is not None:
+            found.setdefault(rank, []).append(indent)
+    return {rank: median(values) for rank, values in found.items()}
+
+
+def _nearest_ranks(indents: list[float], known: list[int | None]) -> list[int | None]:
+    """Return for each entry the rank of the numbered entries printed at its indentation
+    (within SAME_INDENT of their usual indentation), None where none are.
+
+    Clusters chain indents closer than SAME_INDENT; on a scan whose line heights
+    OCR reads large, one step of indentation and the wander of the edges make a
+    continuum that chains sections and chapters into one cluster. The numbered
+    entries' own indentation does not chain.
+    """
+    usual = _usual_indents(indents, known)
+    out = []
+    for indent in indents:
+        near = min(usual, key=lambda rank: abs(usual[rank] - indent), default=None)
+        out.append(near if near is not None and abs(usual[near] - indent) < SAME_INDENT / 2
+                   else None)
+    return out
+
+
+def _fill(entries, known, clusters, votes, nearest) -> list[int]:
     cluster_rank = _cluster_ranks(clusters, votes)
     set_off = _set_off_ranks(entries, known)
     filled = []
     for index, entry in enumerate(entries):
         rank = known[index]
         if rank is None:
-            rank = cluster_rank[clusters[index]]
+            rank = nearest[index] if nearest[index] is not None else cluster_rank[clusters[index]]
             if entry.gap is not None and entry.gap >= BIG_GAP:
                 above = [r for r in set_off if r < rank]
                 rank = max(above) if above else rank

@@ -23,6 +23,7 @@ MAX_TITLE = 300
 SPECK_CONF = 0.6  # an unnumbered entry none of whose lines OCR read surer than this is dust
 CJK_SPACE = re.compile(r"(?<=[\u3040-\u30ff\u4e00-\u9fff])\s+(?=[\u3040-\u30ff\u4e00-\u9fff])")
 MAX_UNPAGED = 100  # characters of an entry printed without a page number
+LONE_FOLIO = re.compile(r"[ivxlc]{1,8}")
 SENTENCE_BREAK = re.compile(r"[。．](?=.)|[.!?](?=\s+[A-Z])")
 
 
@@ -42,6 +43,7 @@ class Raw:
     gap: float | None = None  # space above the row over the column's usual line spacing
     column: int = 0
     repaired: bool = False  # the page number was misread and repaired by page order
+    right: float = 0.0  # right edge of the page number on the page, in points (0: none)
 
     @property
     def printed(self) -> tuple[str, int] | None:
@@ -162,7 +164,7 @@ def _parse_rows(column: list[Row], toc_page: int, left: float, right: float,
         # A vertical page's kanji numbers are often misread: kept for repair (kanji.py).
         found = trailing_page(row.text) or (garbled_page(row.text) if vertical else None)
         if found and not found[0]:
-            _attach_page(entries, pending, found[1], toc_page, left)
+            _attach_page(entries, pending, found[1], toc_page, left, row.x1)
             pending = []
             continue
         if not found:
@@ -198,13 +200,13 @@ def _continues(previous: Row, row: Row, left: float, right: float) -> bool:
     return reach >= WRAP_REACH or indented
 
 
-def _attach_page(entries, pending, token, toc_page, left) -> None:
+def _attach_page(entries, pending, token, toc_page, left, right) -> None:
     """Give a page number printed alone to the title above it."""
     if pending:
         entries += _emit(pending, None, toc_page, left)
     if entries and entries[-1].token is None:
         last = entries.pop()
-        entries.append(Raw(**{**last.__dict__, "token": token}))
+        entries.append(Raw(**{**last.__dict__, "token": token, "right": right}))
 
 
 def _emit(group: list[Row], found, toc_page: int, left: float) -> list[Raw]:
@@ -221,12 +223,15 @@ def _emit(group: list[Row], found, toc_page: int, left: float) -> list[Raw]:
         unsure = sure < SPECK_CONF and numbering(title)[1] in (None, "letter", "roman")
         if len(title) > MAX_TITLE or _paragraph(title, token) or _specks(title) or unsure:
             continue  # too long, running text, or specks read as letters
+        if token is None and LONE_FOLIO.fullmatch(title):
+            continue  # the contents page's own folio ("ii"), where folios were not told apart
         number, kind, _ = numbering(title)
         height = first.height
         indent = (first.x0 - left) / max(height, 1.0)
         x = first.x0 + (0.01 if index else 0.0)  # run-in entries follow the first one
         out.append(Raw(title, token, toc_page, first.line, indent, height, number, kind,
-                       x, id(first) if not index else None))
+                       x, id(first) if not index else None,
+                       right=group[-1].x1 if token and index == len(pieces) - 1 else 0.0))
     return out
 
 

@@ -6,24 +6,31 @@ from indexing.toc.folios import Mapping, fit
 from indexing.toc.ground import NEAR, Body, Placement, ground
 from indexing.toc.infer import infer
 from indexing.toc.levels import levels
+from indexing.toc.lists import split_lists
 from indexing.toc.model import Anomaly, Entry, PageRecord, TocResult, with_ends
 from indexing.toc.numbers import label
+from indexing.toc.outline import Mark, with_outline
 from indexing.toc.parse import Raw, parse_pages
 from indexing.toc.repair import bounds, order_key, plausible_repair, suspects
 
 MIN_ENTRIES = 3
 
 
-def recover(pages: list[PageRecord]) -> TocResult:
+def recover(pages: list[PageRecord], outline: list[Mark] = ()) -> TocResult:
     """Return the book's TOC with each heading placed, or a structure inferred from the body.
 
     A book scanned as two-page spreads is recovered on its book pages (each
-    half of a spread), and the result carried back to the PDF's pages.
+    half of a spread), and the result carried back to the PDF's pages. The
+    PDF's own outline (bookmarks), where given, is checked against what the
+    pages gave (``indexing.toc.outline``): it confirms or corrects where the
+    two agree on a title, and each disagreement becomes an anomaly.
     """
     if spreads.is_spread_book(pages):
         logical, halves = spreads.split(pages)
-        return spreads.to_physical(recover_pages(logical), halves, len(pages))
-    return recover_pages(pages)
+        result = spreads.to_physical(recover_pages(logical), halves, len(pages))
+    else:
+        result = recover_pages(pages)
+    return with_outline(result, list(outline), pages)
 
 
 def recover_pages(pages: list[PageRecord]) -> TocResult:
@@ -56,6 +63,7 @@ def _main_entries(pages: list[PageRecord], blocks: list[Block], mapping: Mapping
         if not _continues(entries, following):
             break
         entries += following
+    entries, _ = split_lists(entries)  # lists of figures or examples are not contents
     bad = suspects([raw.printed for raw in entries])
     clean = {id(raw) for i, raw in enumerate(entries) if i not in bad}
     return kanji.repair_entries(entries, lambda raw: id(raw) in clean)

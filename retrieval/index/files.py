@@ -21,7 +21,7 @@ from books.storage import data_dir
 from retrieval import vectors
 
 VERSION = 3
-CHUNKING = 10
+CHUNKING = 11
 """The rules sections are cut and their words read by (``retrieval.chunks``,
 ``retrieval.analysis``). An index cut by older rules is still read, and ``outdated`` names
 it so that workers rebuild it (2: a chapter titled "Contents lists" or "Index Expressions"
@@ -33,7 +33,9 @@ bibliography or change log is one only when its text lists years or versions,
 ``backmatter.is_back_matter``; 8: so are a software's "New features" and "Differences between
 versions", and a copyright notice as a chapter of its own; 9: a rare word written from
 two common ones, "linewidth", also gives those two words, ``analysis``; 10: not a rule of
-cutting: the English vectors are made by the int8 all-MiniLM-L6-v2, ``retrieval.minilm``)."""
+cutting: the English vectors are made by the int8 all-MiniLM-L6-v2, ``retrieval.minilm``;
+11: a section ends where the contents tree and the clip end it, ``indexing.toc.ends``, and
+the pages of the back-of-book index are no section's text, ``index.cut.book_chunks``)."""
 _CHUNKING = re.compile(r'"chunking": (\d+)')
 STALE_FILES = ("sections.faiss", "flat.faiss", "flat.json")
 STALE_FILES = ("sections.faiss", "flat.faiss", "flat.json")

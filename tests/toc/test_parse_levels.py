@@ -3,7 +3,7 @@ import pytest
 from indexing.toc.levels import levels
 from indexing.toc.parse import parse_pages
 from indexing.toc.repair import plausible_repair, suspects
-from tests.toc.pages import page, toc_row, vertical_page
+from tests.toc.pages import SIZE, page, toc_row, vertical_page
 
 
 def parse(*pages):
@@ -264,3 +264,64 @@ def test_an_unnumbered_entry_read_unsurely_is_dust_but_a_numbered_one_stays():
     sure = next(line for line in toc["lines"] if line["text"].startswith("2 Knots"))
     sure["conf"] = 0.4
     assert [e.title for e in parse(toc)] == ["1 Sails", "2 Knots"]
+
+
+def _row(title, printed, x0, shift=0.0):
+    return [(f"{title} . . . . . . . .", x0 + shift, 480.0 + shift, SIZE),
+            (str(printed), 520.0 + shift, 532.0 + shift, SIZE)]
+
+
+@pytest.mark.parametrize("shift", [0.0, 6.0, -5.0])  # a scan may sit a little off on a page
+@pytest.mark.parametrize("tops", [True, False])
+def test_a_contents_page_of_subsections_keeps_them_under_their_section(shift, tops):
+    # "Set-show" at 72 pt, its subsections at 86.9, theirs at 111.9; the next contents
+    # page opens with subsections and may hold no top-level entry at all.
+    first = page(3, ["#Contents", _row("Set-show", 100, 72), _row("Angles", 101, 86.9),
+                     _row("Arrow", 102, 86.9), _row("Arrowstyle", 103, 111.9),
+                     _row("Autoscale", 104, 86.9), _row("Bars", 105, 86.9)])
+    rows = [_row("Decimalsign", 145, 86.9, shift), _row("Dgrid3d", 146, 86.9, shift),
+            _row("Options", 147, 111.9, shift), _row("Encoding", 148, 86.9, shift)]
+    rows += [_row("Shell", 160, 72, shift), _row("Stats", 161, 72, shift)] if tops else []
+    found = levels(parse(first, page(4, rows)))
+    assert found == [1, 2, 2, 3, 2, 2, 2, 2, 3, 2] + ([1, 1] if tops else [])
+
+
+def test_unnumbered_entries_take_the_rank_of_the_numbered_ones_at_their_indent_on_a_scan():
+    from indexing.toc.parse import Raw
+    from indexing.toc.text import numbering
+
+    def raw(title, x, page="1"):
+        number, kind, _ = numbering(title)
+        return Raw(title, page, 3, 0, 0.0, 16.0, number, kind, x)
+
+    # OCR reads lines 16 pt high and the edges wander: sections at 100 ± 8 chain with the
+    # chapters at 85 into one cluster of indents, mostly sections.
+    entries = [raw("Preface", 85), raw("Acknowledgements", 100), raw("Distribution", 101),
+               raw("1 Basics", 85), raw("1.1 Running", 100), raw("1.2 Examples", 93),
+               raw("1.3 Conventions", 108), raw("1.4 Fonts", 100), raw("1.5 Errors", 101),
+               raw("2 Starting", 86), raw("2.1 Invoking", 99), raw("2.2 Quitting", 100)]
+    assert levels(entries) == [1, 2, 2, 1, 2, 2, 2, 2, 2, 1, 2, 2]
+
+
+def test_the_contents_pages_own_roman_folio_is_no_entry():
+    toc = page(3, ["#Contents", toc_row("1 Sails", 1), toc_row("1.1 Rigging", 2, 90.0)],
+               folio="ii")
+    assert titles(parse(toc)) == [("1 Sails", "1"), ("1.1 Rigging", "2")]
+
+
+def test_a_chapter_set_in_among_sections_is_one_of_them_on_a_scan():
+    from indexing.toc.parse import Raw
+    from indexing.toc.text import numbering
+
+    def raw(title, x, page="1"):
+        number, kind, _ = numbering(title)
+        return Raw(title, page, 3, 0, 0.0, 16.0, number, kind, x)
+
+    # The notes list their chapters set in like sections; the indents chain (100 ± 8).
+    entries = [raw("1 Basics", 85), raw("1.1 Running", 100), raw("1.2 Examples", 93),
+               raw("1.3 Conventions", 108), raw("2 Starting", 86), raw("2.1 Invoking", 99),
+               raw("3 Fonts", 85), raw("3.1 Sizes", 100), raw("4 Pages", 86),
+               raw("4.1 Margins", 101), raw("5 Notes", 85), raw("5.1 Footnotes", 100),
+               raw("Notes", 85), raw("Chapter 3 Fonts", 100), raw("Chapter 5 Notes", 101),
+               raw("Index", 85)]
+    assert levels(entries) == [1, 2, 2, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 2, 1]
