@@ -10,7 +10,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from retrieval import followups, narrowing, query, scope, units
+from books import bookindex
+from books.text import language_of
+from retrieval import followups, locator, narrowing, query, scope, units
 from retrieval.parts import PART_CHOICES, assigned
 from retrieval.query import NAVIGATE, RANGE
 from retrieval.rank import Question, pool
@@ -32,6 +34,8 @@ class Found:
     part: str | None = None
     unit: str | None = None
     question: Question | None = None
+    pages: tuple[int, int] | None = None
+    """The pages the card shows where not the whole section's (a page an index names)."""
 
 
 @dataclass
@@ -68,6 +72,32 @@ def within_scope(reading, limit, exclude, _recommend=None) -> Gathered:
     out.scored, out.asked = pool(question, reading.shelf, allowed=allowed, exclude=exclude), question
     out.batches.append([Found(s.book_id, s.key, s.score, question=question)
                         for s in out.scored[:limit]])
+    return out
+
+
+def locate(reading, limit, exclude, _recommend=None) -> Gathered:
+    """Return the pages the books' own indexes give for the term asked about, each under the
+    section it falls in, then the best places the words find (the term mentioned elsewhere);
+    without an index entry, the ordinary lookup."""
+    shelf, term = reading.shelf, reading.plan.topic
+    books = reading.strong or shelf.book_ids
+    entries = next((found for found in (bookindex.lookup(variant, books)
+                                        for variant in locator.term_variants(term)) if found), [])
+    question = reading.question(term)
+    indexed, seen = [], set()
+    for entry in entries:
+        for page in entry.pages:
+            key = locator.section_at(shelf, entry.book_id, page)
+            if key is not None and (entry.book_id, page) not in seen:
+                seen.add((entry.book_id, page))
+                label = f"{entry.parent} > {entry.term}" if entry.parent else entry.term
+                indexed.append(Found(entry.book_id, key, 1.0, part=label, question=question,
+                                     pages=(page, page)))
+    out = Gathered(note="" if entries else locator.NO_ENTRY[language_of(reading.text)])
+    more = _ranked(reading, question, limit, exclude, out)
+    shown = {(f.book_id, f.key) for f in indexed}
+    out.batches.append(indexed[:limit] + [f for f in more if (f.book_id, f.key) not in shown])
+    out.batches[0] = out.batches[0][:max(limit, len(indexed[:limit]) + 3)]
     return out
 
 

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from retrieval import gather
-from retrieval.query import AGGREGATE, COMPARE, LOOKUP, NAVIGATE, RANGE, WHICH_BOOK
+from retrieval.query import AGGREGATE, COMPARE, LOCATE, LOOKUP, NAVIGATE, RANGE, WHICH_BOOK
 
 
 @dataclass(frozen=True)
@@ -21,7 +21,8 @@ class Kind:
     """Whether the books to read first are named (not for a unit, a list or a step)."""
     places: str = "first"
     """Where the guide says to read: "first" (the book to read first's place, else the first
-    card), "parts" (each part's), "listed" (the first few, a range listed)."""
+    card), "parts" (each part's), "listed" (the first few, a range listed), "indexed" (the
+    pages a book's index gives)."""
     asks_book: bool = False
     """The question asks which book: a book is recommended even where one alone covers it."""
     may_be_weak: bool = False
@@ -42,6 +43,7 @@ KINDS = {
     RANGE: Kind(gather.ranges, recommends=False, names_others=False, scoped=True),
     AGGREGATE: Kind(gather.aggregate, recommends=False, places="listed", scoped=True),
     NAVIGATE: Kind(gather.navigate, recommends=False),
+    LOCATE: Kind(gather.locate, recommends=False, places="indexed"),
 }
 
 

@@ -89,6 +89,8 @@ def places(answer, chosen, shelf) -> tuple[Result, ...]:
         return tuple(first.values())[:4]
     if how == "listed":
         return answer.results[:3]
+    if how == "indexed":
+        return tuple(r for r in answer.results if r.part)[:5] or answer.results[:1]
     if answer.recommendation:
         # The guide says which book to read first: its place is the one to read.
         return (answer.recommendation[0].where,)
@@ -141,6 +143,8 @@ def _result(shelf, found: Found, labels, quote: bool, quoted: int | None = None,
     closely: choose the quote by meaning too (``quotes.quote``)."""
     index = shelf.index(found.book_id)
     chunk = index.full(found.key)
+    if found.pages:  # a page the book's index names: quote and show that page's text
+        chunk = _on_pages(chunk, *found.pages)
     said = (quotes.quote(chunk, index, found.question, closely=closely)
             if quote and found.question else None)
     text = quotes.excerpt(chunk, said, furniture=index.furniture)
@@ -151,21 +155,31 @@ def _result(shelf, found: Found, labels, quote: bool, quoted: int | None = None,
     terms = ([*found.question.terms, *found.question.translated, *found.question.suggested]
              if found.question else [])
     book = shelf.books[found.book_id]
+    first, last = found.pages or (chunk.page_start, chunk.page_end)
     subsections = [{"title": index.chunks[k].title, "page_start": index.chunks[k].page_start,
                     "page_end": index.chunks[k].page_end}
                    for k in chunk.children] if found.unit else []
     return Result(
         book_id=found.book_id, book_title=book.title,
         breadcrumb=chunk.breadcrumb or [chunk.title], heading_id=chunk.heading_id,
-        page_start=chunk.page_start, page_end=chunk.page_end,
-        printed_start=labels.get((found.book_id, chunk.page_start)),
-        printed_end=labels.get((found.book_id, chunk.page_end)),
+        page_start=first, page_end=last,
+        printed_start=labels.get((found.book_id, first)),
+        printed_end=labels.get((found.book_id, last)),
         excerpt=text, terms=quotes.marks(text, terms), score=round(found.score, 4),
         quote=said.text if said else "", quote_page=said.page if said else None,
         quote_label=labels.get((found.book_id, said.page)) if said else None,
         subsections=subsections, book_pages=book.page_count, unit=found.unit,
         inferred=chunk.inferred,
     )
+
+
+def _on_pages(chunk, first: int, last: int):
+    """Return chunk cut to the text it has on pages first … last."""
+    starts = [(page, offset) for page, offset in chunk.starts]
+    begin = next((offset for page, offset in starts if page >= first), len(chunk.text))
+    end = next((offset for page, offset in starts if page > last), len(chunk.text))
+    return replace(chunk, text=chunk.text[begin:end], starts=[[first, 0]],
+                   span=[first, last], children=[])
 
 
 def _labels(shelf, batch) -> dict:
@@ -175,7 +189,7 @@ def _labels(shelf, batch) -> dict:
         chunk = shelf.chunk(found.book_id, found.key)
         wanted.setdefault(found.book_id, set()).update(
             range(chunk.page_start, chunk.page_start + 1), {chunk.page_end},
-            (n for n, _ in chunk.starts))
+            (n for n, _ in chunk.starts), found.pages or ())
     if not wanted:
         return {}
     condition = Q()

@@ -24,9 +24,10 @@ from dataclasses import dataclass, field
 from books.text import CJK
 from indexing.toc.numbers import numeral_value, roman_value
 from retrieval.analysis import particle_offsets
+from retrieval.locator import locator_term
 
-LOOKUP, COMPARE, AGGREGATE, RANGE, WHICH_BOOK, NAVIGATE = (
-    "lookup", "compare", "aggregate", "range", "which_book", "navigate",
+LOOKUP, COMPARE, AGGREGATE, RANGE, WHICH_BOOK, NAVIGATE, LOCATE = (
+    "lookup", "compare", "aggregate", "range", "which_book", "navigate", "locate",
 )
 CHAPTER, PART, APPENDIX = "chapter", "part", "appendix"
 
@@ -171,6 +172,9 @@ def plan(question: str) -> Plan:
 
 
 def _plan(text: str) -> Plan:
+    term = locator_term(text)
+    if term:
+        return Plan(LOCATE, term)
     pages = _page_range(text)
     section = _section_ref(text)
     if _WHICH_BOOK.search(text):

@@ -1,0 +1,56 @@
+"""Where a term is mentioned: the pages the book's own index gives, each under its section."""
+
+import pytest
+
+import retrieval
+from books import bookindex
+from books.models import IndexEntry
+from retrieval import query
+from tests.test_retrieval import embed_each_text_once, no_language_model, shelf  # noqa: F401
+from tests.test_retrieval import koukai, sailing  # noqa: F401
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize("question,term", [
+    ("Where is multiplot mentioned?", "multiplot"),
+    ("Which pages discuss breakpoints?", "breakpoints"),
+    ("On which pages is the cleat hitch mentioned in the handbook?", "the cleat hitch"),
+    ("Where does unwind_protect appear?", "unwind_protect"),
+    ("multiplot はどこに出てくる？", "multiplot"),
+    ("脚注が載っているページは？", "脚注"),
+])
+def test_a_term_locator_is_read(question, term):
+    assert query.plan(question).type == query.LOCATE and query.plan(question).topic == term
+
+
+@pytest.mark.parametrize("question", [
+    "Where is multiplot explained?", "幽霊はどこに書いてありますか？", "How do I tie a bowline?",
+])
+def test_a_question_about_a_place_is_no_term_locator(question):
+    assert query.plan(question).type != query.LOCATE
+
+
+def index(book, term, pages, labels, parent=""):
+    IndexEntry.objects.create(book=book, position=IndexEntry.objects.count(), term=term,
+                              parent=parent, key=bookindex.fold(term), labels=labels,
+                              pages=pages, index_name="Index", printed_on=6)
+
+
+def test_the_books_index_gives_the_pages_each_under_its_section(shelf):
+    sailing = shelf[0]
+    index(sailing, "winch", [3], ["2"])
+    index(sailing, "bowline", [4], ["3"])
+    answer = retrieval.ask("Where is the winch mentioned?")
+    assert answer.type == "locate" and not answer.note
+    first = answer.results[0]
+    assert (first.breadcrumb[-1], first.page_start, first.page_end, first.part) == (
+        "1.2 Jib", 3, 3, "winch")
+    assert first.printed_start == "2" and "winches" in first.excerpt
+    assert answer.places[0] == first and answer.guide
+
+
+def test_without_an_index_entry_the_words_still_find_it_and_say_so(shelf):
+    answer = retrieval.ask("Which pages discuss the mainsheet?")
+    assert answer.type == "locate" and "index" in answer.note
+    assert answer.results[0].breadcrumb[-1] == "1.1 Mainsail"
