@@ -14,8 +14,8 @@ Usage::
             ...
 
 Both go through one call (``runtime._chunks``) with its time limit, its
-errors and its clean-up. (``retrieval.synthesis`` still streams from
-``Model.create_chat_completion`` itself; issue 35 moves it onto ``stream``.)
+errors and its clean-up; ``retrieval.synthesis`` streams its short answers through
+``stream`` too.
 
 ``load()`` reads the ``LIBRARIAN_LLM_*`` settings, loads the model once per
 process and returns the same object on every later call (or None, logging once

@@ -23,12 +23,16 @@ import time
 from collections.abc import Iterator
 
 
+import llm
 from books.text import CJK, language_of
 from librarian.config import setting
 from retrieval.results import Written
 
 logger = logging.getLogger(__name__)
 
+LATE_GRACE = 1.0
+"""Seconds past LIBRARIAN_ANSWER_SECONDS after which the model's own time limit stops a
+stream that sends no piece (the answer's limit is checked at each piece, here)."""
 CARDS_IN_PROMPT = 4  # prompt evaluation dominates on a CPU: keep the prompt short
 MAX_EXCERPT_CHARS = 360
 _generating = threading.Lock()
@@ -244,17 +248,13 @@ def stream_synthesis(question: str, results, *, model=None, status=None) -> Iter
 
 def _generate(model, question, results, deadline, status) -> Iterator[str]:
     citations = CitationFilter(len(results))
-    chunks = model.create_chat_completion(
-        messages=build_messages(question, results),
-        max_tokens=setting("ANSWER_MAX_TOKENS"),
-        temperature=0.2,
-        stream=True,
-    )
     shown_any = False
+    pieces = llm.stream(model, build_messages(question, results), temperature=0.2,
+                        max_tokens=setting("ANSWER_MAX_TOKENS"),
+                        timeout=max(0.0, deadline - time.monotonic()) + LATE_GRACE)
     try:
-        for chunk in chunks:
-            piece = chunk["choices"][0].get("delta", {}).get("content") or ""
-            if time.monotonic() > deadline:
+        for piece in pieces:
+            if time.monotonic() > deadline:  # a first piece that comes late is no answer
                 logger.warning("The short answer ran out of time (LIBRARIAN_ANSWER_SECONDS)")
                 status["reason"] = "late"
                 if shown_any:
@@ -263,12 +263,13 @@ def _generate(model, question, results, deadline, status) -> Iterator[str]:
             if shown := citations.feed(piece):
                 shown_any = True
                 yield shown
-        if rest := citations.flush():
-            yield rest
+    except llm.LlmTimeout:
+        status["reason"] = "late"
+        return
     finally:
-        close = getattr(chunks, "close", None)
-        if close:
-            close()
+        pieces.close()
+    if rest := citations.flush():
+        yield rest
 
 
 def synthesize(question: str, results, *, model=None) -> str | None:
