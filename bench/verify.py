@@ -1,6 +1,6 @@
 """Scoring who placed the headings (code, agent, nobody) against bookbench truth (pure)."""
 
-from bench.toc import align
+from bench.contents import align
 
 CODE = ("exact", "fuzzy", "offset")
 

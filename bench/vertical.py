@@ -12,7 +12,7 @@ import pymupdf
 from bench.ocr import char_errors
 from indexing.ocr import layout
 from indexing.ocr.render import render
-from indexing.toc.numbers import kanji_value
+from toc.numbers import kanji_value
 
 TOC = [
     ("第一章　総則", "一"), ("第一節　目的", "三"), ("第二節　定義", "十二"),

@@ -19,8 +19,8 @@ from pypdf.constants import PageLabelStyle
 
 from books.models import Heading
 from books import safepdf
-from indexing.toc.ends import section_ends as shared_ends
-from indexing.toc.numbers import roman_value
+from toc.ends import section_ends as shared_ends
+from toc.numbers import roman_value
 from librarian.config import setting
 from librarian.errors import LibrarianError
 from librarian.inputs import whole_number
@@ -152,7 +152,7 @@ def bookmarks(headings, start: int, end: int, page_count: int) -> list[Bookmark]
 
 def section_ends(placed, page_count: int) -> dict[int, int]:
     """Return heading id → the last page its section touches, by the rule the contents tree
-    and the cards share (``indexing.toc.ends``); placed: headings in reading order."""
+    and the cards share (``toc.ends``); placed: headings in reading order."""
     found = shared_ends([(h.level, h.page, h.line) for h in placed], page_count)
     return {heading.pk: end for heading, end in zip(placed, found)}
 

@@ -2,7 +2,7 @@
 
 Every change ends in ``restructure``, which holds the one rule for the tree and
 the section ends: a heading's section runs to the next heading at its level or
-above (``indexing.toc.ends``, shared with the cards and the clips); a heading
+above (``toc.ends``, shared with the cards and the clips); a heading
 a reviewer rejected leaves the tree (its children move up) and bounds
 nothing, and one a reviewer found not to be in the body keeps its place in
 the tree but bounds nothing either. The index
@@ -17,9 +17,9 @@ from django.db.models import F
 from django.utils.translation import gettext_noop
 
 from books.models import Book, Heading, HeadingDecision, ReviewFlag
-from indexing.toc.ends import section_ends
-from indexing.toc.model import Entry
-from indexing.toc.text import key as title_key
+from toc.ends import section_ends
+from toc.model import Entry
+from toc.text import key as title_key
 
 Status = Heading.Status
 # Stored in English on the flag; the review pages show it in their language.

@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from books import authors
 from books.storage import blob_path
-from indexing.toc.model import RECORD_FIELDS, PageRecord
+from toc.model import RECORD_FIELDS, PageRecord
 
 class Collection(models.Model):
     """A shelf of its own: a named group of books (a book may be on several)."""

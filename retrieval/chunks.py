@@ -13,7 +13,7 @@ import re
 from dataclasses import asdict, dataclass, field
 
 from books.text import CJK, for_search
-from indexing.toc.ends import opens_page, section_ends
+from toc.ends import opens_page, section_ends
 from retrieval import backmatter
 
 PAGE_WINDOW = 2

@@ -22,7 +22,7 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from books.text import CJK
-from indexing.toc.numbers import numeral_value, roman_value
+from toc.numbers import numeral_value, roman_value
 from retrieval.analysis import particle_offsets
 from retrieval.locator import locator_term
 

@@ -34,7 +34,7 @@ django.setup()
 
 import llm  # noqa: E402
 from books.models import Book, Page  # noqa: E402
-from bench.toc import align  # noqa: E402
+from bench.contents import align  # noqa: E402
 from indexing.contract import StageContext  # noqa: E402
 from indexing.stages.verify import BATCH, HEADING_FIELDS, _Agent, batches  # noqa: E402
 

@@ -6,7 +6,7 @@ Usage: .venv/bin/python scripts/bookindex_eval.py [--books id,…] [--lines-dir 
 Pages come from the born-digital PDFs' text layer (BOOKBENCH_DIR/pdf/dev/<id>.pdf)
 or, with --lines-dir, from DIR/<id>.json (a list of page dicts, e.g. the OCR
 lines of the scans). Printed page labels come from the folios, as the index
-stage reads them (indexing.toc.folios.fit). Per book: entries recalled,
+stage reads them (toc.folios.fit). Per book: entries recalled,
 (entry, page) pairs exact, precision of the pairs given, locators left
 unresolved and the seconds the reading took (labels aside).
 """
@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.backindex import score  # noqa: E402
 from indexing.backindex import read  # noqa: E402
-from indexing.toc.folios import fit  # noqa: E402
+from toc.folios import fit  # noqa: E402
 
 BOOKS = ["memman", "octave", "beamer", "faq", "jlshort", "devref-ja", "maint-ja"]
 BENCH = Path(os.environ.get("BOOKBENCH_DIR", Path.home() / ".cache" / "bookbench"))

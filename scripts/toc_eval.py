@@ -1,6 +1,6 @@
-"""Score TOC recovery (indexing.toc.recover) against bookbench ground truth, without a database.
+"""Score TOC recovery (toc.recover) against bookbench ground truth, without a database.
 
-A fast loop for working on indexing/toc: `manage.py bookbench` measures the
+A fast loop for working on toc: `manage.py bookbench` measures the
 whole stored pipeline; this measures recover() alone on cached page lines.
 
 Usage: .venv/bin/python scripts/toc_eval.py [--books id,…] [--lines-dir DIR]
@@ -24,8 +24,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.toc import align  # noqa: E402
-from indexing.toc import recover  # noqa: E402
+from bench.contents import align  # noqa: E402
+from toc import recover  # noqa: E402
 
 BOOKS = ["memman", "octave", "beamer", "faq", "devref-ja", "maint-ja", "jlshort"]
 BENCH = Path(os.environ.get("BOOKBENCH_DIR", Path.home() / ".cache" / "bookbench"))
@@ -50,7 +50,7 @@ def load_outline(book: str) -> list:
     """Return the bookmarks of the born-digital PDF (a scan's lines come without any)."""
     import pymupdf
 
-    from indexing.toc.outline import marks_of
+    from toc.outline import marks_of
 
     with pymupdf.open(BENCH / "pdf" / "dev" / f"{book}.pdf") as document:
         return marks_of(document.get_toc(simple=True), document.page_count)

@@ -5,7 +5,7 @@ import pytest
 from indexing.agent import anomalies
 from indexing.agent.ask import Question, agree, candidate_lines, check, labelled, messages
 from indexing.agent.window import MAX_PAGES, MapRow, Window, page_maps, window
-from indexing.toc.match import Title
+from toc.match import Title
 
 
 def heads(*pages, printed=None):
@@ -78,7 +78,7 @@ def test_a_numbered_section_at_the_top_is_shown_but_a_repeated_running_head_is_n
     ("まえがき", "まえがき", 1.0),
 ])
 def test_agreement_allows_ocr_errors_but_not_another_heading(title, line, expected):
-    from indexing.toc.match import page_rows
+    from toc.match import page_rows
 
     [row] = page_rows(page(line), set())
     assert agree(Title.of(title), row) == pytest.approx(expected, abs=0.15)
@@ -91,7 +91,7 @@ KNOTS = Question(1, {"title": "4 Knots", "printed_page": "6"}, WIN, [(8, MapRow(
 
 
 def rows_at(page_number, line):
-    from indexing.toc.match import page_rows
+    from toc.match import page_rows
 
     text = {(7, 0): "3.2 Rigging", (8, 4): "4 Knots"}[(page_number, line)]
     return page_rows(page(text), set())

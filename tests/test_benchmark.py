@@ -2,7 +2,7 @@
 
 from types import SimpleNamespace
 
-from bench.toc import score_toc
+from bench.contents import score_toc
 from bench.ocr import char_errors, measure_ocr, ordered_text, squeeze, trailing_numbers
 
 

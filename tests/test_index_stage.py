@@ -8,7 +8,7 @@ from django.urls import reverse
 from books.models import Heading, ReviewFlag
 from indexing.runner import run_pending
 from indexing.stages import index
-from indexing.toc import Anomaly, Entry, TocResult
+from toc import Anomaly, Entry, TocResult
 
 pytestmark = pytest.mark.django_db
 

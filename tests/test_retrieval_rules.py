@@ -19,7 +19,7 @@ PAGES = {
     1: ["Contents", "1 Sails ..... 2", "1.1 Mainsail ..... 2", "2 Knots ..... 3", "Index ..... 4"],
     2: ["1 Sails", "Sails turn wind into motion.", "1.1 Mainsail", "The mainsail is reefed in a gale."],
     # Two lines of 1.1 above 2 Knots: a heading on one of a page's first two lines is taken
-    # to open the page (indexing.toc.ends), under a running head and a folio.
+    # to open the page (toc.ends), under a running head and a folio.
     3: ["more about reefing", "in a gale.", "2 Knots", "The bowline makes a fixed loop."],
     4: ["Index", "bowline 3", "mainsail 2", "reefing 2"],
 }

@@ -11,7 +11,7 @@ from indexing.contract import StageContext
 from indexing.runner import run_pending
 from indexing.stages import index
 from indexing.stages.verify import VerifyStage
-from indexing.toc import Anomaly, Entry, TocResult
+from toc import Anomaly, Entry, TocResult
 from tests.pdfs import make_pdf
 
 pytestmark = pytest.mark.django_db

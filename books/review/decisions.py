@@ -13,8 +13,8 @@ from books.headings import insert_after, restructure, revise, snapshot
 from books.models import Book, Heading, HeadingDecision, ReviewFlag
 from books.review.order import order_problems
 from books.signals import headings_changed
-from indexing.toc.detect import trailing_page
-from indexing.toc.text import numbering
+from toc.detect import trailing_page
+from toc.text import numbering
 from librarian.errors import LibrarianError
 from librarian.inputs import clean_text, whole_number
 

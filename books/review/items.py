@@ -1,7 +1,7 @@
 """What a reviewer sees for one heading: its neighbours and the candidate pages, best lines marked.
 
 The candidate window is bounded by the heading's placed neighbours; matching
-reuses the grounding matcher of ``indexing.toc`` over the stored lines, so a
+reuses the grounding matcher of ``toc`` over the stored lines, so a
 reviewer sees the same evidence code used, and never more than a few pages.
 """
 
@@ -9,11 +9,11 @@ from dataclasses import dataclass, field, replace
 
 from books.models import Heading, HeadingDecision, Page
 from books.rendering import crop_rect
-from indexing.toc.columns import TWO_ENTRIES
-from indexing.toc.layout import rows
-from indexing.toc.match import ROW_GAP, Title, page_rows, plausible, score, similarity, with_next
-from indexing.toc.model import PageRecord
-from indexing.toc.spreads import side_of
+from toc.columns import TWO_ENTRIES
+from toc.layout import rows
+from toc.match import ROW_GAP, Title, page_rows, plausible, score, similarity, with_next
+from toc.model import PageRecord
+from toc.spreads import side_of
 
 Status = Heading.Status
 MAX_SHOWN = 12  # thumbnails on one item

@@ -25,7 +25,7 @@ from indexing.agent.window import (
     heading_like,
     running_heads,
 )
-from indexing.toc.match import BodyRow, Title, similarity, with_next
+from toc.match import BodyRow, Title, similarity, with_next
 
 LOOSE_RATIO = 0.6  # looser than code grounding: the model's judgement is the extra evidence
 CONTAINED_SHARE = 0.4  # a wrapped or run-in heading: one contains most of the other

@@ -7,9 +7,9 @@ lines that could be headings, each with its line index on the page.
 
 from dataclasses import dataclass
 
-from indexing.toc.layout import body_height, rows
-from indexing.toc.match import HEADING_HEIGHT, ROW_GAP, BodyRow, page_rows, with_next
-from indexing.toc.text import key, numbering
+from toc.layout import body_height, rows
+from toc.match import HEADING_HEIGHT, ROW_GAP, BodyRow, page_rows, with_next
+from toc.text import key, numbering
 
 MAX_PAGES = 12  # pages shown for one heading
 MAX_ROWS = 10  # heading-like lines shown per page

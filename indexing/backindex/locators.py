@@ -10,7 +10,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from indexing.toc.numbers import roman_value
+from toc.numbers import roman_value
 
 DASHES = "–—‐-−－~〜～"
 _NUMBER = r"(?:\d{1,4}|[ivxlcdm]{1,7})"

@@ -1,6 +1,6 @@
 """Set section numbers apart from the titles they were glued to ("7.1怪しげな変更" →
 "7.1 怪しげな変更", "2、はじめの一歩" → "2 はじめの一歩"), as the contents are now read
-(``indexing.toc.text.tidy_title``), and embed those books' passages again so that
+(``toc.text.tidy_title``), and embed those books' passages again so that
 answers show the titles so. Reviewers' decisions stay with their headings; one whose
 reviewer wrote the title is left as written.
 """
@@ -9,7 +9,7 @@ from django.db import migrations
 
 
 def tidy(apps, schema_editor):
-    from indexing.toc.text import tidy_title
+    from toc.text import tidy_title
 
     Heading = apps.get_model("books", "Heading")
     HeadingDecision = apps.get_model("books", "HeadingDecision")

@@ -1,6 +1,6 @@
 """Recover the contents of finished books that print parts again: unnumbered entries at
 the parts' indentation in smaller type than the parts are now their chapters
-(``indexing.toc.levels``), where before a book such as gnuplot's manual came out as one
+(``toc.levels``), where before a book such as gnuplot's manual came out as one
 flat level whose parts held nothing.
 
 Only books with two or more top-level headings numbered as parts ("I Gnuplot", "Part

@@ -1,6 +1,6 @@
 """Stage index: recover the printed table of contents and place every heading.
 
-The work is done by the pure functions in ``indexing.toc`` over the lines the
+The work is done by the pure functions in ``toc`` over the lines the
 ocr stage stored; this stage feeds them the pages and stores what they found:
 the heading tree, the printed label of each page, the TOC pages and the
 anomalies. Headings code could not place are flagged for review, unplaced; the
@@ -12,12 +12,12 @@ import logging
 import pymupdf
 from django.db import transaction
 
+import toc
 from books import headings
 from books.models import Book, Page
-from indexing import toc
 from indexing.contract import Stage
-from indexing.toc.model import PageRecord
-from indexing.toc.outline import Mark, marks_of
+from toc.model import PageRecord
+from toc.outline import Mark, marks_of
 
 logger = logging.getLogger(__name__)
 

@@ -32,7 +32,7 @@ from indexing.agent.ask import (
 )
 from indexing.agent.window import candidate_rows, window
 from indexing.contract import Stage
-from indexing.toc.model import PageRecord
+from toc.model import PageRecord
 
 logger = logging.getLogger(__name__)
 

@@ -7,7 +7,7 @@ one is searched by (``retrieval.index.reader``).
 from books import metadata
 from books.models import Book, Heading, Page
 from books.text import for_search
-from indexing.toc.furniture import furniture
+from toc.furniture import furniture
 from retrieval import analysis
 from retrieval.chunks import Chunk, section_chunks
 
@@ -33,7 +33,7 @@ def book_chunks(book: Book, records=None) -> list[Chunk]:
 
 
 def margins(book: Book, records=None) -> dict[int, list[str]]:
-    """Return page number → its furniture (``indexing.toc.furniture``: running heads and
+    """Return page number → its furniture (``toc.furniture``: running heads and
     feet, folios) as it stands in the sections' texts. It stays in the text, for search
     reads it as a reader does: it says what the page is about (left out, 3 of the 40
     natural lookups fell from first place); quotes and excerpts leave it out

@@ -34,7 +34,7 @@ bibliography or change log is one only when its text lists years or versions,
 versions", and a copyright notice as a chapter of its own; 9: a rare word written from
 two common ones, "linewidth", also gives those two words, ``analysis``; 10: not a rule of
 cutting: the English vectors are made by the int8 all-MiniLM-L6-v2, ``retrieval.minilm``;
-11: a section ends where the contents tree and the clip end it, ``indexing.toc.ends``, and
+11: a section ends where the contents tree and the clip end it, ``toc.ends``, and
 the pages of the back-of-book index are no section's text, ``index.cut.book_chunks``)."""
 _CHUNKING = re.compile(r'"chunking": (\d+)')
 STALE_FILES = ("sections.faiss", "flat.faiss", "flat.json")

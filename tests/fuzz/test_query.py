@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from indexing.toc.numbers import numeral_value
+from toc.numbers import numeral_value
 from librarian.inputs import MAX_QUESTION_CHARS, clean_text
 from retrieval import followups, query
 from retrieval.api import ContextIn

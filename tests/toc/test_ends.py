@@ -6,7 +6,7 @@ import pytest
 
 from books import clip
 from books.tree import section_at
-from indexing.toc.ends import last_page, section_ends
+from toc.ends import last_page, section_ends
 from retrieval.chunks import section_chunks
 
 

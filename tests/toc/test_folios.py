@@ -1,4 +1,4 @@
-from indexing.toc.folios import fit
+from toc.folios import fit
 from tests.toc.pages import page
 
 

@@ -1,4 +1,4 @@
-from indexing.toc.furniture import furniture
+from toc.furniture import furniture
 from tests.toc.pages import line, page, vertical_page
 
 

@@ -1,8 +1,8 @@
 """A structure inferred from the body of a book whose contents are missing."""
 
-from indexing.toc import recover
-from indexing.toc.headlines import Candidate
-from indexing.toc.infer import numbered_chain, step
+from toc import recover
+from toc.headlines import Candidate
+from toc.infer import numbered_chain, step
 from tests.toc.pages import SIZE, body, line, page
 
 FILLER = [f"Body text line {i} about the rigging and the sails of small boats, at length."

@@ -1,8 +1,8 @@
 """A list of examples, figures or tables among the contents entries is no part of the tree."""
 
-from indexing.toc import recover
-from indexing.toc.lists import split_lists
-from indexing.toc.parse import Raw
+from toc import recover
+from toc.lists import split_lists
+from toc.parse import Raw
 from tests.toc.pages import body, page, toc_row
 
 PARTS = [("1 Sails", 1), ("1.1 Rigging", 2), ("2 Knots", 4), ("2.1 The bowline", 5),

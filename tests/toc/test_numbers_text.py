@@ -1,8 +1,8 @@
 import pytest
 
-from indexing.toc.detect import heading_kind, trailing_page
-from indexing.toc.numbers import kanji_value, numeral_value, parse_page, to_roman
-from indexing.toc.text import clean, key, numbering
+from toc.detect import heading_kind, trailing_page
+from toc.numbers import kanji_value, numeral_value, parse_page, to_roman
+from toc.text import clean, key, numbering
 
 
 @pytest.mark.parametrize("token, expected", [
@@ -103,7 +103,7 @@ def test_clean_strips_leader_runs_but_keeps_dotted_numbers():
 
 
 def test_specks_between_a_number_and_its_title_are_dropped():
-    from indexing.toc.text import tidy_title
+    from toc.text import tidy_title
 
     assert tidy_title("2.1・.さあ、はじめよう") == "2.1 さあ、はじめよう"
     assert tidy_title("第3章 ・ 雑則") == "第3章 雑則"
@@ -133,7 +133,7 @@ def test_specks_between_a_number_and_its_title_are_dropped():
     ("1.2.3", "1.2.3"),
 ])
 def test_a_number_glued_to_its_title_is_set_apart(read, printed):
-    from indexing.toc.text import tidy_title
+    from toc.text import tidy_title
 
     assert tidy_title(read) == printed
 

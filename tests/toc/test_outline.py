@@ -3,8 +3,8 @@
 import pytest
 
 from books.models import Book
-from indexing.toc.model import Entry
-from indexing.toc.outline import Mark, align, check, marks_of
+from toc.model import Entry
+from toc.outline import Mark, align, check, marks_of
 from tests.pdfs import make_pdf
 
 

@@ -1,8 +1,8 @@
 import pytest
 
-from indexing.toc.levels import levels
-from indexing.toc.parse import parse_pages
-from indexing.toc.repair import plausible_repair, suspects
+from toc.levels import levels
+from toc.parse import parse_pages
+from toc.repair import plausible_repair, suspects
 from tests.toc.pages import SIZE, page, toc_row, vertical_page
 
 
@@ -127,8 +127,8 @@ def test_plausible_repairs():
 
 
 def test_a_roman_page_number_with_a_letter_read_as_capital_is_still_a_page():
-    from indexing.toc.detect import trailing_page
-    from indexing.toc.numbers import parse_page
+    from toc.detect import trailing_page
+    from toc.numbers import parse_page
 
     assert trailing_page("General considerations xxV") == ("General considerations", "xxV")
     assert trailing_page("Packages .xxix") == ("Packages", "xxix")
@@ -137,7 +137,7 @@ def test_a_roman_page_number_with_a_letter_read_as_capital_is_still_a_page():
 
 
 def test_run_in_entries_split_where_ocr_dropped_the_space():
-    from indexing.toc.parse import _run_in
+    from toc.parse import _run_in
 
     assert _run_in("12.5.2 Setting the layout 249,12.5.3 Styling 250") == [
         "12.5.2 Setting the layout 249", "12.5.3 Styling 250"]
@@ -241,13 +241,13 @@ def test_a_preface_and_an_index_beside_the_chapters_are_no_parts():
     ("A Note on the Way", False), ("第七章 サイドバー", False), ("3.1 概要", False),
 ])
 def test_dust_read_as_letters_is_no_entry(title, specks):
-    from indexing.toc.parse import _specks
+    from toc.parse import _specks
 
     assert _specks(title) is specks
 
 
 def test_a_contents_page_whose_numbers_ocr_lost_is_still_found():
-    from indexing.toc.detect import find_blocks
+    from toc.detect import find_blocks
 
     toc = page(1, ["Contents", "1 Sails . . 2", "2 Knots . 3", "3 Anchors . .", "4 Rigging . .",
                    "5 Weather . .", "6 Charts", "7 Tides"])
@@ -287,8 +287,8 @@ def test_a_contents_page_of_subsections_keeps_them_under_their_section(shift, to
 
 
 def test_unnumbered_entries_take_the_rank_of_the_numbered_ones_at_their_indent_on_a_scan():
-    from indexing.toc.parse import Raw
-    from indexing.toc.text import numbering
+    from toc.parse import Raw
+    from toc.text import numbering
 
     def raw(title, x, page="1"):
         number, kind, _ = numbering(title)
@@ -310,8 +310,8 @@ def test_the_contents_pages_own_roman_folio_is_no_entry():
 
 
 def test_a_chapter_set_in_among_sections_is_one_of_them_on_a_scan():
-    from indexing.toc.parse import Raw
-    from indexing.toc.text import numbering
+    from toc.parse import Raw
+    from toc.text import numbering
 
     def raw(title, x, page="1"):
         number, kind, _ = numbering(title)

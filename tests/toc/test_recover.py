@@ -1,4 +1,4 @@
-from indexing.toc import recover
+from toc import recover
 from tests.toc.pages import body, line, page, toc_row
 
 CHAPTERS = [("1 Sails", 1), ("1.1 Rigging", 2), ("2 Knots", 4), ("2.1 The bowline", 5),
@@ -141,7 +141,7 @@ def test_a_running_head_on_a_figure_page_does_not_take_the_heading():
 
 def test_a_page_number_read_as_a_capital_roman_is_still_the_page():
     """OCR reads a lone "v" at the right edge as "V"; in a title ("Part V") it stays."""
-    from indexing.toc.parse import parse_pages
+    from toc.parse import parse_pages
 
     contents = page(2, ["#Contents",
                         [("Thanks", 72, 110), ("iii", 520, 532)],

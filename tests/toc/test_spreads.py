@@ -1,7 +1,7 @@
 """Books scanned as two-page spreads: halves read as book pages, results on the PDF's pages."""
 
-from indexing.toc import recover
-from indexing.toc.spreads import is_spread_book, labels, side_of, split
+from toc import recover
+from toc.spreads import is_spread_book, labels, side_of, split
 from tests.toc.pages import WIDTH, body, page, spread, toc_row, vertical_page
 
 CHAPTERS = [("1 Sails", 1), ("1.1 Rigging", 2), ("2 Knots", 4), ("2.1 The bowline", 5),
@@ -67,7 +67,7 @@ def test_a_vertical_spread_reads_its_right_half_first():
 
 
 def test_labels_join_the_halves_known():
-    from indexing.toc.spreads import Half
+    from toc.spreads import Half
 
     halves = [Half(1, "", ()), Half(2, "left", ()), Half(2, "right", ())]
     assert labels({1: "i", 2: "58", 3: "59"}, halves) == {1: "i", 2: "58–59"}

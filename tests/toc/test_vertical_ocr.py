@@ -4,7 +4,7 @@ Kanji page numbers come back as separate boxes at the foot of their column;
 some are lost ("一", "三") and one is misread ("十二" as "+二1").
 """
 
-from indexing.toc import recover
+from toc import recover
 
 OCR_LINES = [
     ([381.6, 35.0, 401.3, 70.1], '目次'),

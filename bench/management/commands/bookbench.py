@@ -15,7 +15,7 @@ from django.core.management.base import BaseCommand, CommandError
 from bench import variants as bench_variants
 from bench import vertical as bench_vertical
 from bench.ocr import measure_ocr, ratio
-from bench.toc import score_toc
+from bench.contents import score_toc
 from bench.verify import score_verify
 from books.models import Book
 from books import textlayer

@@ -3,7 +3,7 @@
 A printed page repeats the book's or the chapter's title and its own number in
 its margins. A row of the top or bottom band (one of a page's first or last
 FURNITURE_ROWS rows) is furniture when it holds the page's folio
-(``indexing.toc.folios``: the page number that agrees with its neighbours'), or when
+(``toc.folios``: the page number that agrees with its neighbours'), or when
 the same words stand in the same band on REPEATED pages or more (digits aside:
 "Chapter 17: Arithmetic 565"). A quote never shows it as the words of a section
 (``retrieval.quotes``): one from the LaTeX guide began "40 第3 章数式の組版".
@@ -12,8 +12,8 @@ the same words stand in the same band on REPEATED pages or more (digits aside:
 import re
 from collections import Counter
 
-from indexing.toc.folios import BOTTOM_BAND, TOP_BAND, fit
-from indexing.toc.layout import Row, is_vertical, rows
+from toc.folios import BOTTOM_BAND, TOP_BAND, fit
+from toc.layout import Row, is_vertical, rows
 
 FURNITURE_ROWS = 2
 REPEATED = 3
@@ -40,7 +40,7 @@ def furniture(pages: list[dict]) -> dict[int, list[tuple[int, ...]]]:
 
 def _band_rows(page: dict) -> list[tuple[str, Row, set[str]]]:
     """Return ("top" or "bottom", row, its shapes) for the rows of the page's top and bottom
-    bands, read as ``indexing.toc.folios`` reads them (a folio's row is the same row).
+    bands, read as ``toc.folios`` reads them (a folio's row is the same row).
 
     A row's shapes are its own and each of its lines' ("CHAPTER 6. THE DEBIAN ARCHIVES"
     beside the section's title, which changes); a row that is not set apart from the text

@@ -1,17 +1,17 @@
 """The whole recovery, stage by stage: folios, contents pages, entries, levels, grounding."""
 
-from indexing.toc import kanji, spreads
-from indexing.toc.detect import Block, find_blocks
-from indexing.toc.folios import Mapping, fit
-from indexing.toc.ground import NEAR, Body, Placement, ground
-from indexing.toc.infer import infer
-from indexing.toc.levels import levels
-from indexing.toc.lists import split_lists
-from indexing.toc.model import Anomaly, Entry, PageRecord, TocResult, with_ends
-from indexing.toc.numbers import label
-from indexing.toc.outline import Mark, with_outline
-from indexing.toc.parse import Raw, parse_pages
-from indexing.toc.repair import bounds, order_key, plausible_repair, suspects
+from toc import kanji, spreads
+from toc.detect import Block, find_blocks
+from toc.folios import Mapping, fit
+from toc.ground import NEAR, Body, Placement, ground
+from toc.infer import infer
+from toc.levels import levels
+from toc.lists import split_lists
+from toc.model import Anomaly, Entry, PageRecord, TocResult, with_ends
+from toc.numbers import label
+from toc.outline import Mark, with_outline
+from toc.parse import Raw, parse_pages
+from toc.repair import bounds, order_key, plausible_repair, suspects
 
 MIN_ENTRIES = 3
 
@@ -22,7 +22,7 @@ def recover(pages: list[PageRecord], outline: list[Mark] = ()) -> TocResult:
     A book scanned as two-page spreads is recovered on its book pages (each
     half of a spread), and the result carried back to the PDF's pages. The
     PDF's own outline (bookmarks), where given, is checked against what the
-    pages gave (``indexing.toc.outline``): it confirms or corrects where the
+    pages gave (``toc.outline``): it confirms or corrects where the
     two agree on a title, and each disagreement becomes an anomaly.
     """
     if spreads.is_spread_book(pages):

@@ -5,9 +5,9 @@ from difflib import SequenceMatcher
 from functools import cached_property
 from statistics import median
 
-from indexing.toc.folios import TOP_BAND
-from indexing.toc.layout import Row, body_height, frame_boxes, rows
-from indexing.toc.text import bigrams, key, numbering
+from toc.folios import TOP_BAND
+from toc.layout import Row, body_height, frame_boxes, rows
+from toc.text import bigrams, key, numbering
 
 ROW_GAP = 2.5  # line heights: farther apart on one baseline are separate columns
 HEADING_HEIGHT = 1.1  # rows this much taller than body text look like headings

@@ -7,10 +7,10 @@ page number. Consecutive such pages form a block; a new heading starts a new blo
 import re
 from dataclasses import dataclass
 
-from indexing.toc.folios import TOP_BAND
-from indexing.toc.layout import Row, body_height, frame_boxes, rows
-from indexing.toc.numbers import parse_page
-from indexing.toc.text import strip_trailing_leaders
+from toc.folios import TOP_BAND
+from toc.layout import Row, body_height, frame_boxes, rows
+from toc.numbers import parse_page
+from toc.text import strip_trailing_leaders
 
 CONTENTS = re.compile(
     r"^(?:(?:table\s+of\s+)?contents?|(?:short|brief|summary\s+of|detailed)\s+contents|"

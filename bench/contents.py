@@ -9,7 +9,7 @@ with and without the numbering prefix) is at least 0.75.
 
 from difflib import SequenceMatcher
 
-from indexing.toc.text import key, numbering
+from toc.text import key, numbering
 
 MIN_SIMILAR = 0.75
 BAND = 60  # how far from the diagonal the alignment looks

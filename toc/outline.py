@@ -11,9 +11,9 @@ from bisect import bisect_left
 from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 
-from indexing.toc.ends import section_ends
-from indexing.toc.model import Anomaly, Entry, TocResult
-from indexing.toc.text import key, numbering
+from toc.ends import section_ends
+from toc.model import Anomaly, Entry, TocResult
+from toc.text import key, numbering
 
 MIN_MARKS = 3  # fewer bookmarks than this are no outline of the book
 MIN_SIMILAR = 0.8  # titles this alike (between two agreed ones) are the same entry

@@ -3,7 +3,7 @@
 Section numbers are the strongest evidence a scan offers: real headings number
 on from each other (1.2 → 1.3, 1.3 → 1.3.1, 1.3.1 → 2), while numbered list
 items, cross-references and code restart or jump. The numbered candidates
-(indexing.toc.headlines) are chained in reading order by a longest-path pass
+(toc.headlines) are chained in reading order by a longest-path pass
 that only links a number to one that can follow it, allowing for a heading or
 two that OCR missed; what the chain leaves out is not a heading. Parts (Part
 II, 第2部) form a sequence of their own above the chapters. Unnumbered rows
@@ -15,9 +15,9 @@ three levels are kept, and every entry is marked as inferred.
 from dataclasses import dataclass
 from statistics import median
 
-from indexing.toc.headlines import TALL, Candidate, candidates
-from indexing.toc.model import Entry, with_ends
-from indexing.toc.numbers import parse_page
+from toc.headlines import TALL, Candidate, candidates
+from toc.model import Entry, with_ends
+from toc.numbers import parse_page
 
 MAX_LEVEL = 3
 LOOKBACK = 400  # candidates a number may follow across

@@ -2,7 +2,7 @@
 
 A list of examples set in two columns reads, row by row, as "1. First Example
 29 6. Evaluation Toggle 35": two entries on one baseline. When the gutter is
-not clear enough to cut the page (indexing.toc.parse._columns), each row is
+not clear enough to cut the page (toc.parse._columns), each row is
 looked at alone: it holds two entries when a wide gap between its lines
 follows a page number, or when its text does ("… 29 6. …", the second
 entry numbered on from the first). Enough such rows make the page two columns,
@@ -12,9 +12,9 @@ read one after the other.
 import re
 from dataclasses import replace
 
-from indexing.toc.detect import trailing_page
-from indexing.toc.layout import Row
-from indexing.toc.text import clean, numbering
+from toc.detect import trailing_page
+from toc.layout import Row
+from toc.text import clean, numbering
 
 GAP = 2.5  # line heights between two lines of a row that are two entries
 MIN_SPLIT = 2  # rows that must hold two entries for a page to be two columns

@@ -11,9 +11,9 @@ on their own (the book's apparatus reads them as maps of their own).
 
 import re
 
-from indexing.toc.detect import heading_kind
-from indexing.toc.parse import Raw
-from indexing.toc.repair import order_key
+from toc.detect import heading_kind
+from toc.parse import Raw
+from toc.repair import order_key
 
 CAPTION = re.compile(
     r"^(?:fig(?:ure)?\.?|table|example|exercise|listing|plate|illustration|exhibit|chart|map|"

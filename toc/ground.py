@@ -7,9 +7,9 @@ by a longest-path pass over the candidates. What cannot be placed stays None.
 
 from dataclasses import dataclass
 
-from indexing.toc.detect import heading_kind
-from indexing.toc.layout import rows
-from indexing.toc.match import (
+from toc.detect import heading_kind
+from toc.layout import rows
+from toc.match import (
     BodyRow,
     Style,
     Title,
@@ -19,7 +19,7 @@ from indexing.toc.match import (
     similarity,
     with_next,
 )
-from indexing.toc.text import key
+from toc.text import key
 
 NEAR, WIDE, FAR_BETWEEN = 2, 8, 40  # window half-widths in pages
 GLOBAL_KEY = 10  # a title found anywhere in the book must be at least this long

@@ -3,7 +3,7 @@
 import re
 import unicodedata
 
-from indexing.toc.numbers import kanji_value
+from toc.numbers import kanji_value
 
 LEADER_CHARS = r".．・·•…‥⋯_﹒·∙⋅"
 LEADER_RUN = re.compile(rf"(?:\s*[{LEADER_CHARS}]){{4,}}\s*|\s*[…‥⋯]+\s*")

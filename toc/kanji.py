@@ -13,8 +13,8 @@ enough to place a heading by itself.
 import re
 from dataclasses import replace
 
-from indexing.toc.numbers import KANJI_DIGITS, kanji_value
-from indexing.toc.text import KANJI_FROM_LOOKALIKE, KANJI_ITEM
+from toc.numbers import KANJI_DIGITS, kanji_value
+from toc.text import KANJI_FROM_LOOKALIKE, KANJI_ITEM
 
 # What a turned or faint glyph may be: each piece stands for one digit.
 PIECES = {

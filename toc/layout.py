@@ -8,8 +8,8 @@ and indentation along y becomes indentation along x.
 from dataclasses import dataclass
 from statistics import median
 
-from indexing.toc.numbers import parse_page
-from indexing.toc.text import clean
+from toc.numbers import parse_page
+from toc.text import clean
 
 
 @dataclass(frozen=True)

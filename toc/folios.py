@@ -11,9 +11,9 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from indexing.toc.layout import is_vertical, rows
-from indexing.toc.model import Anomaly
-from indexing.toc.numbers import label, parse_page
+from toc.layout import is_vertical, rows
+from toc.model import Anomaly
+from toc.numbers import label, parse_page
 
 TOP_BAND, BOTTOM_BAND = 0.13, 0.85
 SUPPORT_WINDOW = 3  # pages each way where an agreeing folio supports a read

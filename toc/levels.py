@@ -11,7 +11,7 @@ stack, so a chapter before the first part is level 1 and those after it level 2.
 from collections import Counter
 from statistics import median
 
-from indexing.toc.parse import Raw
+from toc.parse import Raw
 
 SAME_INDENT = 0.6  # line heights
 BIG_GAP = 1.4  # spacing above a row, over the usual spacing, that sets off a top entry
@@ -98,7 +98,7 @@ def _chapters_under_parts(entries, known, clusters) -> list[int | None]:
 
 def _increasing(chapters: list[int], entries: list[Raw]) -> set[int]:
     """Return the chapters whose numbers keep the longest strictly increasing run."""
-    from indexing.toc.repair import longest_increasing
+    from toc.repair import longest_increasing
 
     values = [int(entries[i].number) for i in chapters]
     return {chapters[p] for p in longest_increasing(values)}

@@ -3,13 +3,13 @@
 import re
 from dataclasses import dataclass, replace
 
-from indexing.toc.columns import merged_columns
-from indexing.toc.detect import content_rows, heading_kind, trailing_page
-from indexing.toc.kanji import garbled_page, kanji_items
-from indexing.toc.layout import Row, frame_boxes, is_vertical
-from indexing.toc.layout import rows as make_rows
-from indexing.toc.numbers import parse_page
-from indexing.toc.text import KANJI_ITEM, key, numbering, strip_trailing_leaders, tidy_title
+from toc.columns import merged_columns
+from toc.detect import content_rows, heading_kind, trailing_page
+from toc.kanji import garbled_page, kanji_items
+from toc.layout import Row, frame_boxes, is_vertical
+from toc.layout import rows as make_rows
+from toc.numbers import parse_page
+from toc.text import KANJI_ITEM, key, numbering, strip_trailing_leaders, tidy_title
 
 # "A 12, B 13"; OCR may drop the space before a dotted section number ("249,12.5.3").
 RUN_IN = re.compile(r"(?<=[0-9ivxlc])[,;](?:\s+(?=[^\W_a-z])|(?=\d{1,3}(?:\.\d{1,3})+\s))")

@@ -11,8 +11,8 @@ A vertical (縦書き) book opens from the right, so its right half comes first.
 
 from dataclasses import dataclass, replace
 
-from indexing.toc.layout import is_vertical
-from indexing.toc.model import Anomaly, PageRecord, TocResult, with_ends
+from toc.layout import is_vertical
+from toc.model import Anomaly, PageRecord, TocResult, with_ends
 
 MIN_SHARE = 0.3  # share of the pages with text that must be spreads
 DASH = "–"

@@ -14,11 +14,11 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from indexing.toc.detect import trailing_page
-from indexing.toc.folios import TOP_BAND
-from indexing.toc.layout import Row, frame_boxes, rows
-from indexing.toc.match import ROW_GAP, Style
-from indexing.toc.text import key, numbering
+from toc.detect import trailing_page
+from toc.folios import TOP_BAND
+from toc.layout import Row, frame_boxes, rows
+from toc.match import ROW_GAP, Style
+from toc.text import key, numbering
 
 MAX_CHARS = 160  # longer rows are paragraphs
 TALL = 1.12  # set this much larger than the body text: a heading's type

@@ -5,7 +5,7 @@ Plain data in, plain data out: `recover(pages)` takes the pages as PageRecords
 builds them with ``Page.objects.records()``) and returns a TocResult.
 """
 
-from indexing.toc.model import Anomaly, Entry, PageRecord, TocResult
-from indexing.toc.recover import recover
+from toc.model import Anomaly, Entry, PageRecord, TocResult
+from toc.recover import recover
 
 __all__ = ["Anomaly", "Entry", "PageRecord", "TocResult", "recover"]
