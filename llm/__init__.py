@@ -14,7 +14,7 @@ Usage::
             ...
 
 Both go through one call (``runtime._chunks``) with its time limit, its
-errors and its clean-up; ``retrieval.synthesis`` streams its short answers through
+errors and its clean-up; ``retrieval.answer.synthesis`` streams its short answers through
 ``stream`` too.
 
 ``load()`` reads the ``LIBRARIAN_LLM_*`` settings, loads the model once per

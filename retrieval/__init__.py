@@ -27,7 +27,7 @@ API and ``manage.py ask`` build on it)::
 
 ``user`` limits the books to those the user may see (None: all, for
 commands); ``book_ids`` narrows further. ``context`` makes follow-ups work
-(``retrieval.followups``). JSON: ``GET|POST /api/ask`` and ``manage.py ask
+(``retrieval.question.followups``). JSON: ``GET|POST /api/ask`` and ``manage.py ask
 --json`` (``results.answer_json``).
 """
 

@@ -32,7 +32,7 @@ def embedding_models(app_configs, **kwargs) -> list:
 
 def _pinned_minilm() -> list:
     """Return an error if the installed all-MiniLM-L6-v2 file is not the pinned one."""
-    from retrieval import minilm
+    from retrieval.index import minilm
 
     try:
         minilm.source_model()

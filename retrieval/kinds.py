@@ -1,14 +1,14 @@
 """The one table of kinds: how each kind of question is gathered, presented and followed up.
 
-A new kind of answer is one row here and one gathering function (``retrieval.gather``);
+A new kind of answer is one row here and one gathering function (``retrieval.ranking.gather``);
 nothing else tests a question's kind.
 """
 
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from retrieval import gather
-from retrieval.query import AGGREGATE, COMPARE, LOCATE, LOOKUP, NAVIGATE, RANGE, WHICH_BOOK
+from retrieval.ranking import gather
+from retrieval.question.query import AGGREGATE, COMPARE, LOCATE, LOOKUP, NAVIGATE, RANGE, WHICH_BOOK
 
 
 @dataclass(frozen=True)

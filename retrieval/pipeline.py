@@ -1,16 +1,18 @@
 """The flow of an answer: question → read → gather → present, then the model's extras.
 
-    read     ``reading``   the follow-up resolved (``followups``), the plan
-                           (``query``), the books the question names (``naming``)
-    gather   ``gather``    the places, by the one table of kinds (``gather.KINDS``),
-                           ranked by ``rank.pool`` over the shelf (``shelf``)
-    present  ``present``   each card as soon as it is made, then the books to read
-                           first (``recommend``), the places and the guide (``guide``)
-    extras   ``respond``   after the cards: the model's index terms (``suggest``) and
-                           its short answer (``synthesis``), where switched on
+    read     ``question/``  the follow-up resolved (``followups``), the plan (``query``),
+                            the books the question names (``naming``), the scope it
+                            names (``scope``): ``reading.Reading``
+    gather   ``ranking/``   the places, by the one table of kinds (``kinds.KINDS``,
+                            ``ranking.gather``), ranked by ``rank.pool`` over the shelf
+    present  ``answer/``    each card as soon as it is made, then the books to read
+                            first (``recommend``), the places and the guide (``guide``),
+                            the one short question where places are close (``interview``)
+    extras   ``respond``    after the cards: the model's index terms (``suggest``) and
+                            its short answer (``synthesis``), where switched on
 
-Everything it returns is declared in ``retrieval.results``. Chat, the API and
-``manage.py ask`` all call ``respond``.
+The question indexes they read are ``index/``. Everything the flow returns is declared
+in ``retrieval.results``. Chat, the API and ``manage.py ask`` all call ``respond``.
 """
 
 import logging
@@ -19,12 +21,14 @@ from dataclasses import replace
 
 import llm
 from books.text import language_of
-from retrieval import (followups, gather, interview, kinds, present, query, scope, suggest,
-                       synthesis)
-from retrieval.query import COMPARE
-from retrieval.reading import Reading, visible_books
+from retrieval import kinds
+from retrieval.answer import interview, present, synthesis
+from retrieval.question import followups, query, scope, suggest
+from retrieval.ranking import gather
+from retrieval.question.query import COMPARE
+from retrieval.question.reading import Reading, visible_books
 from retrieval.results import Answer, Refined, Result, Thinking, Written
-from retrieval.shelf import Shelf
+from retrieval.ranking.shelf import Shelf
 
 logger = logging.getLogger(__name__)
 
@@ -32,7 +36,7 @@ logger = logging.getLogger(__name__)
 def iter_results(question, *, user=None, book_ids=None, context=None, limit=10, suggested=None):
     """Yield each Result as soon as it is found, then the complete Answer (always last).
 
-    suggested: whether the local model's index terms are searched too (``retrieval.suggest``);
+    suggested: whether the local model's index terms are searched too (``retrieval.question.suggest``);
     None: where they come before the ranking (``suggest.BEFORE``)."""
     books = visible_books(user, book_ids)
     resolved = followups.follow_up(question, context, {pk: b.title for pk, b in books.items()})

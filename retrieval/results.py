@@ -133,10 +133,10 @@ class Answer:
     """The written answer, composed by code from the recommendation and the places."""
     suggested: tuple[str, ...] = ()
     """The index terms the local model suggested and the search counted beside the
-    question's own words (``retrieval.suggest``); empty where it is off."""
+    question's own words (``retrieval.question.suggest``); empty where it is off."""
     weak: bool = False
     """No section comes near the question in meaning: the books do not seem to answer it,
-    and the places are only the nearest (``retrieval.present.WEAK``)."""
+    and the places are only the nearest (``retrieval.answer.present.WEAK``)."""
     clarify: Clarification | None = None
     """The one short question the librarian asks when close places need telling apart."""
 

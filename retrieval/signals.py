@@ -10,7 +10,7 @@ from django.dispatch import receiver
 from books.models import Book
 from books.signals import headings_changed
 from librarian.signals import serving
-from retrieval import suggest
+from retrieval.question import suggest
 from retrieval.index import reader, served, writer
 
 logger = logging.getLogger(__name__)

@@ -42,7 +42,8 @@ def main():
 
     django.setup()
     from books.models import Book
-    from retrieval import ask, synthesis
+    from retrieval import ask
+    from retrieval.answer import synthesis
     from bench.natural import matches
 
     ids = {b.original_filename.rsplit(".", 1)[0]: b.pk for b in Book.objects.all()}

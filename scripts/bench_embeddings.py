@@ -2,7 +2,7 @@
 """Benchmark: pages per second of the embed stage's sentence encoders on a real book.
 
 Cuts the sections of pages FIRST..FIRST+PAGES-1 of a born-digital PDF the way
-the embed stage does (the PDF's own outline as headings, ``retrieval.chunks``
+the embed stage does (the PDF's own outline as headings, ``retrieval.index.chunks``
 passages: each section's title and breadcrumb, its first 2,400 characters in
 pieces of about 320), embeds them with each configured encoder, and prints the
 passages, wall and CPU seconds and pages per second of each, and of both.
@@ -42,7 +42,7 @@ def book_passages(path: Path, first: int, count: int) -> list[str]:
     """Return the passages the embed stage would embed for those pages (0-based first)."""
     import pymupdf
 
-    from retrieval.chunks import Chunk, passages
+    from retrieval.index.chunks import Chunk, passages
 
     document = pymupdf.open(path)
     last = min(first + count, document.page_count) - 1
@@ -81,7 +81,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as data_dir:
         setup(data_dir, args.english, args.threads)
-        from retrieval import embeddings
+        from retrieval.index import embeddings
 
         texts = book_passages(args.pdf, args.first, args.pages)
         print(f"{args.pdf.name}: pages {args.first + 1}-{args.first + args.pages}, "

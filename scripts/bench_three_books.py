@@ -122,7 +122,7 @@ def main() -> None:
         from django.conf import settings
 
         from indexing import worker
-        from retrieval import embeddings
+        from retrieval.index import embeddings
 
         embeddings.warm()  # the server loads the encoders as it starts, not per book
         paths = [cut(path, args.pages, Path(work)) for path in args.pdfs]

@@ -114,7 +114,8 @@ def grow(to: int, fts: bool, small: bool) -> int:
 
 def _index(added) -> None:
     """Put the copies in the shelf's word and vector indexes and its names, in bulk."""
-    from retrieval import embeddings, lexical, names, vectors
+    from retrieval.index import embeddings, lexical, vectors
+    from retrieval.question import names
     from retrieval.index import cut, files, reader
 
     fields, covers = {}, names.all_names()
@@ -133,7 +134,7 @@ def _index(added) -> None:
 def rebuild_shelf() -> None:
     """Make the shelf's indexes anew from the books' own files (after start)."""
     from books.models import Book
-    from retrieval import embeddings, lexical, vectors
+    from retrieval.index import embeddings, lexical, vectors
     from retrieval.index import cut, files, reader
 
     books = list(Book.objects.values_list("pk", flat=True))
@@ -154,7 +155,8 @@ def questions() -> list[str]:
 def measure(started: float) -> dict:
     """Answer the questions twice in this fresh process; return the figures."""
     from books.models import Book
-    from retrieval import embeddings, iter_results
+    from retrieval import iter_results
+    from retrieval.index import embeddings
     from retrieval.results import Result
 
     embeddings.warm()

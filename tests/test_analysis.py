@@ -2,8 +2,8 @@
 
 import pytest
 
-from retrieval import analysis, query
-from retrieval import naming as books
+from retrieval.question import analysis, query
+from retrieval.question import naming as books
 
 
 @pytest.mark.parametrize("text,expected", [

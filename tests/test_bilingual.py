@@ -5,8 +5,9 @@ import logging
 import pytest
 
 import retrieval
-from retrieval import bilingual, rank, reading
-from retrieval.shelf import Shelf
+from retrieval.question import bilingual, reading
+from retrieval.ranking import rank
+from retrieval.ranking.shelf import Shelf
 from tests.test_retrieval import first, make_book
 
 
@@ -76,7 +77,7 @@ def test_no_dictionary_translates_nothing(settings, tmp_path, caplog):
     assert bilingual.translations("目次") == {}
     bilingual._local.__dict__.clear()
     settings.LIBRARIAN_DICTIONARY = str(tmp_path / "missing.db")
-    with caplog.at_level(logging.WARNING, logger="retrieval.bilingual"):
+    with caplog.at_level(logging.WARNING, logger="retrieval.question.bilingual"):
         assert bilingual.translations("目次") == {}
     assert "No Japanese-English dictionary" in caplog.text
 

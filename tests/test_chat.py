@@ -12,7 +12,9 @@ from django.test import AsyncClient, Client
 from django.urls import reverse
 
 from chat import answering
-from retrieval import pipeline, suggest, synthesis
+from retrieval import pipeline
+from retrieval.answer import synthesis
+from retrieval.question import suggest
 from retrieval.results import Answer, Recommendation, Refined, Result
 from chat.models import Conversation, Message
 

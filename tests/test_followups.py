@@ -4,8 +4,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from retrieval import followups, guide, synthesis, units
-from retrieval.chunks import Chunk
+from retrieval.answer import guide, synthesis
+from retrieval.question import followups, units
+from retrieval.index.chunks import Chunk
 
 BOOKS = {1: "The Maxima Book", 2: "Sailing Handbook", 3: "航海の手引き"}
 CONTEXT = {"question": "bowline", "book_ids": [1, 2, 3], "books": [2, 3, 1],

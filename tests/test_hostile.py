@@ -226,7 +226,7 @@ def test_registering_through_the_browser_shows_the_warnings(alice_client, tmp_pa
 
 
 def test_text_that_gives_orders_is_only_text(tmp_path):
-    from retrieval.synthesis import build_messages
+    from retrieval.answer.synthesis import build_messages
 
     book = register_path(hostile.make_injection_pdf(tmp_path / "orders.pdf")).book
     runs = run_everything()

@@ -5,7 +5,8 @@ from types import SimpleNamespace
 import pytest
 
 import retrieval
-from retrieval import followups, interview
+from retrieval.answer import interview
+from retrieval.question import followups
 from retrieval.results import Answer, Clarification, Option, Result
 from tests.test_retrieval import embed_each_text_once, no_language_model, shelf  # noqa: F401
 from tests.test_retrieval import koukai, sailing  # noqa: F401

@@ -5,7 +5,7 @@ import pytest
 import retrieval
 from books import bookindex
 from books.models import IndexEntry
-from retrieval import query
+from retrieval.question import query
 from tests.test_retrieval import embed_each_text_once, no_language_model, shelf  # noqa: F401
 from tests.test_retrieval import koukai, sailing  # noqa: F401
 

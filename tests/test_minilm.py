@@ -2,7 +2,7 @@
 
 ``data/minilm_reference.npz`` holds 92 passages of the Octave manual (every fifth
 the embed stage cuts from its pages 41-104: ``scripts/bench_embeddings.py``), three
-questions, and their vectors as the numpy float encoder (``retrieval/minilm.py``
+questions, and their vectors as the numpy float encoder (``retrieval/index/minilm.py``
 before onnxruntime ran it, commit fab304e) made them.
 """
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from retrieval import minilm
+from retrieval.index import minilm
 
 REFERENCE = Path(__file__).parent / "data" / "minilm_reference.npz"
 NEAR = 0.01
@@ -81,7 +81,7 @@ def test_no_text_is_no_rows(encoder):
 def test_vectors_of_the_numpy_encoder_are_made_again(db):
     import json
 
-    from retrieval import embeddings
+    from retrieval.index import embeddings
     from retrieval.index import files, reader, writer
     from tests.test_retrieval import SAILING, SAILING_HEADINGS, make_book
 

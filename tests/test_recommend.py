@@ -4,10 +4,11 @@ from types import SimpleNamespace
 
 import pytest
 
-from retrieval import analysis, recommend
-from retrieval.chunks import Chunk
-from retrieval.lexical import Hit
-from retrieval.rank import Scored
+from retrieval.question import analysis
+from retrieval.ranking import recommend
+from retrieval.index.chunks import Chunk
+from retrieval.index.lexical import Hit
+from retrieval.ranking.rank import Scored
 
 
 class FakeShelf:
@@ -163,8 +164,8 @@ def test_the_rarest_words_are_the_distinctive_ones():
 
 
 def test_asked_which_book_the_cards_follow_the_picks():
-    from retrieval.gather import Found
-    from retrieval.gather import by_book as _by_book
+    from retrieval.ranking.gather import Found
+    from retrieval.ranking.gather import by_book as _by_book
 
     found = [Found(2, 0, 0.5), Found(1, 3, 0.4), Found(3, 1, 0.3), Found(2, 4, 0.2),
              Found(1, 0, 0.1)]
@@ -175,8 +176,8 @@ def test_asked_which_book_the_cards_follow_the_picks():
 
 
 def test_asked_which_book_each_book_shows_a_few_cards_its_place_first():
-    from retrieval.gather import Found
-    from retrieval.gather import by_book as _by_book
+    from retrieval.ranking.gather import Found
+    from retrieval.ranking.gather import by_book as _by_book
 
     # The first book matches best many times over; the guide names its chapter (key 9).
     found = [Found(1, k, 0.5 - 0.01 * k) for k in range(10)] + [
@@ -199,7 +200,7 @@ def test_asked_which_book_each_book_shows_a_few_cards_its_place_first():
     ([], []),
 ])
 def test_each_part_of_a_comparison_takes_the_place_that_answers_the_parts_best(options, expected):
-    from retrieval.parts import assigned
+    from retrieval.question.parts import assigned
 
     assert assigned(options) == expected
 

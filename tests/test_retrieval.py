@@ -17,7 +17,8 @@ from books.models import Book, Heading, Page
 from books.signals import headings_changed
 from indexing.models import StageRun
 from indexing.stages import STAGES
-from retrieval import embeddings, suggest
+from retrieval.index import embeddings
+from retrieval.question import suggest
 from retrieval.index import files, reader, served, writer
 from tests.toc.pages import line, page
 
@@ -527,7 +528,7 @@ def test_only_so_many_indexes_are_kept_in_memory(shelf, settings):
 
 
 def test_a_rebuilt_or_deleted_book_leaves_no_sections_behind(shelf):
-    from retrieval import lexical
+    from retrieval.index import lexical
 
     sailing = shelf[0]
     before = lexical.get().size()
@@ -590,7 +591,8 @@ def test_an_index_cut_by_older_rules_is_served_and_queued_again(sailing):
 
 
 def test_a_question_is_taken_for_a_pasted_sentence_only_when_four_word_pairs_stand_in_it(db):
-    from retrieval import analysis, lexical
+    from retrieval.index import lexical
+    from retrieval.question import analysis
 
     make_book("Harbour Guide", HARBOUR, [(1, "3.4 Mooring lines", 2, 0, 2)])
 

@@ -5,9 +5,10 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from retrieval import followups, query, quotes
-from retrieval.backmatter import SKIP_TITLES, is_back_matter
-from retrieval.chunks import Chunk, page_windows, passages, pieces, section_chunks, shown_text
+from retrieval.answer import quotes
+from retrieval.question import followups, query
+from retrieval.index.backmatter import SKIP_TITLES, is_back_matter
+from retrieval.index.chunks import Chunk, page_windows, passages, pieces, section_chunks, shown_text
 
 
 def heading(pk, title, page, line, level=1, parent=None, page_end=None, status="exact"):
@@ -300,7 +301,7 @@ def test_a_heading_without_a_line_is_found_on_its_page():
     ("第II部 リファレンス", "2"), ("第Ⅲ部 実装", "3"),  # a Japanese part in roman numerals
 ])
 def test_a_heading_number_is_read_as_printed(title, number):
-    from retrieval.units import heading_number
+    from retrieval.question.units import heading_number
 
     assert heading_number(title) == number
 
@@ -366,7 +367,8 @@ class _Encoded:
 def test_a_section_holding_a_small_part_of_the_question_does_not_take_the_words(
         could_score, first):
     # 「gnuplot で線の太さを変えるには？」: "Changes" holds 変える's "change" in its heading.
-    from retrieval import embeddings, rank
+    from retrieval.index import embeddings
+    from retrieval.ranking import rank
 
     shelf = _Encoded({embeddings.MULTILINGUAL: [0.20, 0.34, 0.30]})
     shelf.could_score = could_score
@@ -382,7 +384,8 @@ def test_a_section_holding_a_small_part_of_the_question_does_not_take_the_words(
     ([0.50, 0.45, 0.30], 0),  # they disagree: the words' favourite stays first
 ])
 def test_the_section_both_encoders_put_first_leads(english, first):
-    from retrieval import embeddings, rank
+    from retrieval.index import embeddings
+    from retrieval.ranking import rank
 
     shelf = _Encoded({embeddings.ENGLISH: english, embeddings.MULTILINGUAL: [0.45, 0.50, 0.30]})
     terms = ["caption", "next", "pictur", "underneath"]  # a sentence, not two keywords
@@ -396,7 +399,8 @@ def test_the_section_both_encoders_put_first_leads(english, first):
 def test_a_section_the_english_encoder_cannot_read_is_not_held_back_for_it():
     """Section 0 is Japanese (no English vector): the multilingual encoder, which puts it
     first, speaks for it in the English encoder's share too."""
-    from retrieval import embeddings, rank
+    from retrieval.index import embeddings
+    from retrieval.ranking import rank
 
     shelf = _Encoded({embeddings.ENGLISH: [0.0, 0.40, 0.30],
                       embeddings.MULTILINGUAL: [0.50, 0.45, 0.30]})
@@ -426,7 +430,7 @@ class _Reader:
 @pytest.mark.parametrize("closely,quoted", [(False, "Loops"), (True, "Bowlines")])
 def test_the_first_place_quotes_the_sentence_nearest_the_question_among_those_holding_it(
         monkeypatch, closely, quoted):
-    from retrieval import embeddings
+    from retrieval.index import embeddings
 
     text = ("Loops of every kind slip when the knot is tied badly and the loop is loaded. "
             "Bowlines make a fixed loop that holds however the load pulls on it. "
@@ -513,8 +517,8 @@ def test_a_pages_running_head_and_folio_are_never_shown_as_the_sections_words(mo
 
 def test_a_book_named_outright_counts_more_than_one_hinted_at():
     # 「LuaTeX-ja で縦書きにするには？」 asks for that book; "my beamer slides" hints at one.
-    from retrieval import naming as books
-    from retrieval import rank
+    from retrieval.question import naming as books
+    from retrieval.ranking import rank
     chunk = Chunk(key=0, title="1 Frames", breadcrumb=["1 Frames"], page_start=1, page_end=1,
                   text="A frame is a slide.")
     shelf = SimpleNamespace(chunk=lambda book_id, key: chunk)
@@ -526,7 +530,7 @@ def test_a_book_named_outright_counts_more_than_one_hinted_at():
 
 def test_the_english_encoder_reads_a_section_only_where_most_of_it_is_english():
     # Section 0: Japanese, quoting one English error message; section 1: English.
-    from retrieval import embeddings
+    from retrieval.index import embeddings
     from retrieval.index import book as memory
 
     chunks = [Chunk(key=k, title=f"{k}", breadcrumb=[f"{k}"], page_start=1, page_end=1, text="")
@@ -542,7 +546,7 @@ def test_the_english_encoder_reads_a_section_only_where_most_of_it_is_english():
 
 @pytest.mark.parametrize("question", ["第2部の内容は？", "第II部の内容は？", "第Ⅱ部の内容は？"])
 def test_a_japanese_part_is_asked_for_by_any_of_its_numerals(question):
-    from retrieval import units
+    from retrieval.question import units
 
     assert query.plan(question).section == ("部", "2")
     part = SimpleNamespace(parent_key=None, children=[1], title="第II部 リファレンス")

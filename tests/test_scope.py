@@ -5,7 +5,7 @@ import unicodedata
 import pytest
 
 import retrieval
-from retrieval import scope
+from retrieval.question import scope
 from tests.test_retrieval import embed_each_text_once, no_language_model, shelf  # noqa: F401
 from tests.test_retrieval import koukai, sailing  # noqa: F401
 

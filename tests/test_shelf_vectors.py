@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from retrieval import vectors
-from retrieval.vectors import ROW_BITS, ShelfVectors, _all_ids
+from retrieval.index import vectors
+from retrieval.index.vectors import ROW_BITS, ShelfVectors, _all_ids
 
 
 def rows_of(index):

@@ -6,7 +6,7 @@ FURNITURE_ROWS rows) is furniture when it holds the page's folio
 (``toc.folios``: the page number that agrees with its neighbours'), or when
 the same words stand in the same band on REPEATED pages or more (digits aside:
 "Chapter 17: Arithmetic 565"). A quote never shows it as the words of a section
-(``retrieval.quotes``): one from the LaTeX guide began "40 第3 章数式の組版".
+(``retrieval.answer.quotes``): one from the LaTeX guide began "40 第3 章数式の組版".
 """
 
 import re

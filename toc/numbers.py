@@ -1,7 +1,7 @@
 """Numerals: arabic, roman, full-width digits and kanji (pure functions).
 
 The one place numbers are read, for page tokens of the contents and for the
-chapter numbers of questions (``retrieval.query``) alike.
+chapter numbers of questions (``retrieval.question.query``) alike.
 """
 
 import re

@@ -1,7 +1,7 @@
 """Embed every finished book's passages again, each with its section's title in front.
 
 A passage alone often does not say what it is about; read with its title, the
-encoders place it much better (``retrieval.chunks.passages``). The index of
+encoders place it much better (``retrieval.index.chunks.passages``). The index of
 the old form is still read, and answers from it, until the embed stage has run
 again; the word index and everything else stay as they are.
 """

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import numpy as np
 
-from retrieval import embeddings, lexical
-from retrieval.chunks import Chunk
+from retrieval.index import embeddings, lexical
+from retrieval.index.chunks import Chunk
 
 READ_SHARE = 0.5
 """The share of a section's passages that must be English for the English encoder to read

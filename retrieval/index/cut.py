@@ -8,8 +8,8 @@ from books import metadata
 from books.models import Book, Heading, Page
 from books.text import for_search
 from toc.furniture import furniture
-from retrieval import analysis
-from retrieval.chunks import Chunk, section_chunks
+from retrieval.question import analysis
+from retrieval.index.chunks import Chunk, section_chunks
 
 
 def page_records(book: Book) -> list[dict]:

@@ -4,7 +4,7 @@ A book's index lives in ``<data dir>/retrieval/<book id>/``: ``sections.json``
 (its sections: title, breadcrumb, pages, text; the models its vectors were
 made with and a hash of each passage, so a rebuild embeds only what changed),
 ``texts.txt`` / ``texts.npy`` (the sections' texts) and, per sentence-embedding
-model, ``<role>.npy`` / ``<role>.keys.npy`` (``retrieval.vectors``). The JSON is
+model, ``<role>.npy`` / ``<role>.keys.npy`` (``retrieval.index.vectors``). The JSON is
 written last, atomically; its mtime tells a process that its loaded copy is stale.
 """
 
@@ -18,12 +18,12 @@ import numpy as np
 
 from books.models import Book
 from books.storage import data_dir
-from retrieval import vectors
+from retrieval.index import vectors
 
 VERSION = 3
 CHUNKING = 11
-"""The rules sections are cut and their words read by (``retrieval.chunks``,
-``retrieval.analysis``). An index cut by older rules is still read, and ``outdated`` names
+"""The rules sections are cut and their words read by (``retrieval.index.chunks``,
+``retrieval.question.analysis``). An index cut by older rules is still read, and ``outdated`` names
 it so that workers rebuild it (2: a chapter titled "Contents lists" or "Index Expressions"
 is body text, not the book's own list; 3: a TeX command such as "\\include" is a word of
 its own; 4: Japanese after a word in Latin script is read after that word, 「Debian 向け」;
@@ -33,7 +33,7 @@ bibliography or change log is one only when its text lists years or versions,
 ``backmatter.is_back_matter``; 8: so are a software's "New features" and "Differences between
 versions", and a copyright notice as a chapter of its own; 9: a rare word written from
 two common ones, "linewidth", also gives those two words, ``analysis``; 10: not a rule of
-cutting: the English vectors are made by the int8 all-MiniLM-L6-v2, ``retrieval.minilm``;
+cutting: the English vectors are made by the int8 all-MiniLM-L6-v2, ``retrieval.index.minilm``;
 11: a section ends where the contents tree and the clip end it, ``toc.ends``, and
 the pages of the back-of-book index are no section's text, ``index.cut.book_chunks``)."""
 _CHUNKING = re.compile(r'"chunking": (\d+)')

@@ -13,8 +13,9 @@ import numpy as np
 from books.models import Book
 from books.storage import data_dir
 from librarian.config import setting
-from retrieval import embeddings, lexical, quotes, vectors
-from retrieval.chunks import Chunk
+from retrieval.answer import quotes
+from retrieval.index import embeddings, lexical, vectors
+from retrieval.index.chunks import Chunk
 from retrieval.index.book import BookIndex
 from retrieval.index.cut import book_chunks, margins, page_records, word_fields
 from retrieval.index.files import VERSION, _lock, book_dir

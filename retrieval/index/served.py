@@ -1,7 +1,7 @@
 """The served process's indexes: loaded ahead, so the first question does not wait."""
 
 from books.models import Book
-from retrieval import embeddings, lexical
+from retrieval.index import embeddings, lexical
 from retrieval.index.files import shelf_vectors
 from retrieval.index.reader import get
 

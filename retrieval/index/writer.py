@@ -1,7 +1,7 @@
 """Building a book's question index, the API the indexing pipeline calls.
 
 Building a book writes its index files (``retrieval.index.files``) and puts its
-sections in the shelf's word index (``retrieval.lexical``) and its vectors in
+sections in the shelf's word index (``retrieval.index.lexical``) and its vectors in
 the shelf's vector indexes, in place of the old ones; removing takes it out of
 all of them.
 """
@@ -14,8 +14,10 @@ import shutil
 import numpy as np
 
 from books.models import Book
-from retrieval import embeddings, lexical, names, quotes, vectors
-from retrieval.chunks import passages
+from retrieval.answer import quotes
+from retrieval.index import embeddings, lexical, vectors
+from retrieval.question import names
+from retrieval.index.chunks import passages
 from retrieval.index.cut import book_chunks, cover_title, margins, page_records, profile, word_fields
 from retrieval.index.files import (CHUNKING, STALE_FILES, VERSION, book_dir, outdated,
                                    shelf_vectors, write_texts)

@@ -1,4 +1,4 @@
-"""Property tests of the question parser (retrieval.query) on hostile questions.
+"""Property tests of the question parser (retrieval.question.query) on hostile questions.
 
 Every question the chat or the API lets through (at most MAX_QUESTION_CHARS,
 NUL and lone surrogates removed) is planned without an error into a known
@@ -13,7 +13,7 @@ from pydantic import ValidationError
 
 from toc.numbers import numeral_value
 from librarian.inputs import MAX_QUESTION_CHARS, clean_text
-from retrieval import followups, query
+from retrieval.question import followups, query
 from retrieval.api import ContextIn
 from tests.fuzz.strategies import integers, json_values, text
 

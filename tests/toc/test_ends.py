@@ -7,7 +7,7 @@ import pytest
 from books import clip
 from books.tree import section_at
 from toc.ends import last_page, section_ends
-from retrieval.chunks import section_chunks
+from retrieval.index.chunks import section_chunks
 
 
 @pytest.mark.parametrize("following, end", [

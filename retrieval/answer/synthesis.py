@@ -1,6 +1,6 @@
 """An optional short answer from a local model, kept only when it cites the places found.
 
-The guide (``retrieval.guide``) is the answer; this is an extra a deployment
+The guide (``retrieval.answer.guide``) is the answer; this is an extra a deployment
 with a capable model may switch on (``LIBRARIAN_ANSWER_MODEL``). On the
 default CPU model it is off: measured on the natural questions, its answers
 were slow and often uncited, in the wrong language, or wrong about commands.

@@ -13,7 +13,7 @@ import re
 
 import networkx as nx
 
-from retrieval.query import APPENDIX, CHAPTER, JA_NUMERAL, JA_UNIT, PART, unit_number
+from retrieval.question.query import APPENDIX, CHAPTER, JA_NUMERAL, JA_UNIT, PART, unit_number
 
 _PART = re.compile(r"(?i)^\s*(?:part\s+[0-9ivxlc]+\b|[IVXLC]+\b(?!\.\d)"
                    rf"|第\s*(?:{JA_NUMERAL})\s*[部編])")

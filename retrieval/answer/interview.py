@@ -8,7 +8,9 @@ and never asks where the question names its place (a book, a scope, a
 quoted sentence) or narrows a previous answer. The cards still follow it.
 """
 
-from retrieval import guide, kinds, naming
+from retrieval import kinds
+from retrieval.answer import guide
+from retrieval.question import naming
 from retrieval.results import Clarification, Option
 
 CLOSE = 0.8

@@ -13,8 +13,8 @@
 - which_book: which book to read first.
 
 It also picks out the books a question names explicitly ("in the Octave
-manual", 『LaTeX 2ε への道』); ``retrieval.naming`` matches them to the shelf.
-Follow-ups ("only in the first book", 「その章」) are ``retrieval.followups``.
+manual", 『LaTeX 2ε への道』); ``retrieval.question.naming`` matches them to the shelf.
+Follow-ups ("only in the first book", 「その章」) are ``retrieval.question.followups``.
 """
 
 import re
@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 
 from books.text import CJK
 from toc.numbers import numeral_value, roman_value
-from retrieval.analysis import particle_offsets
-from retrieval.locator import locator_term
+from retrieval.question.analysis import particle_offsets
+from retrieval.question.locator import locator_term
 
 LOOKUP, COMPARE, AGGREGATE, RANGE, WHICH_BOOK, NAVIGATE, LOCATE = (
     "lookup", "compare", "aggregate", "range", "which_book", "navigate", "locate",
@@ -127,7 +127,7 @@ _BEGINNER = re.compile(
 )
 _BOOK_REF_QUOTED = re.compile(r"[『「\"“]([^』」\"”]{2,80})[』」\"”]")
 # A name the question works in: "in beamer", "with Octave", 「memoir で」. It refers to a book
-# only where it is one of a book's naming words (``retrieval.naming``): "in a figure" is not.
+# only where it is one of a book's naming words (``retrieval.question.naming``): "in a figure" is not.
 _MENTION_EN = re.compile(r"(?i)\b(?:in|with|using|inside|under)\s+(?:the\s+)?([A-Za-z][\w.+-]*)")
 _MENTION_JA = re.compile(r"([A-Za-z][\w.+-]*)\s*(?:で|を使って|において|の中で)")
 _REF_PHRASE = re.compile(

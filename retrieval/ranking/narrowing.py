@@ -2,7 +2,7 @@
 「第2章の内容」, "… between pp. 100–200") before ranking what is in it."""
 
 from books.models import Page
-from retrieval import units
+from retrieval.question import units
 
 LISTING_LIMIT = 30
 

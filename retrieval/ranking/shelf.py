@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from retrieval import lexical
+from retrieval.index import lexical
 from retrieval.index import files, reader
 from retrieval.index import book as memory
 

@@ -10,8 +10,12 @@ from dataclasses import replace
 from django.db.models import Q
 
 from books.models import Page
-from retrieval import embeddings, guide, kinds, lexical, quotes, recommend, units
-from retrieval.gather import Found
+from retrieval import kinds
+from retrieval.answer import guide, quotes
+from retrieval.index import embeddings, lexical
+from retrieval.question import units
+from retrieval.ranking import recommend
+from retrieval.ranking.gather import Found
 from retrieval.results import Result
 
 QUOTED = 5  # results that get a quoted sentence (the rest keep an excerpt)

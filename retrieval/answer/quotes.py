@@ -14,8 +14,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from books.text import CJK, for_search
-from retrieval import analysis, embeddings, lexical
-from retrieval.chunks import embedded, shown_text
+from retrieval.index import embeddings, lexical
+from retrieval.question import analysis
+from retrieval.index.chunks import embedded, shown_text
 
 QUOTE_CHARS = 260
 CLOSE_READ = 3

@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field
 
 from books.text import CJK, for_search
 from toc.ends import opens_page, section_ends
-from retrieval import backmatter
+from retrieval.index import backmatter
 
 PAGE_WINDOW = 2
 PASSAGE_CHARS = 320

@@ -23,8 +23,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from retrieval import analysis
-from retrieval import naming as named_books
+from retrieval.question import analysis
+from retrieval.question import naming as named_books
 
 ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3,
             "4th": 3, "fifth": 4, "5th": 4, "last": -1, "最初": 0, "一冊目": 0, "1冊目": 0,

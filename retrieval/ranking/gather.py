@@ -1,9 +1,9 @@
 """Gather: the places that answer, one function per kind of question (``kinds.KINDS``).
 
 The second step of ``retrieval.pipeline``. Each gatherer takes the question
-read (``retrieval.reading.Reading``), a limit and the places to leave out,
+read (``retrieval.question.reading.Reading``), a limit and the places to leave out,
 and returns batches of ``Found`` (shown in order) with what the later steps
-need to know (``Gathered``). Ranking itself is ``retrieval.rank.pool``.
+need to know (``Gathered``). Ranking itself is ``retrieval.ranking.rank.pool``.
 """
 
 import re
@@ -12,10 +12,11 @@ from dataclasses import dataclass, field
 
 from books import bookindex
 from books.text import language_of
-from retrieval import followups, locator, narrowing, query, scope, units
-from retrieval.parts import PART_CHOICES, assigned
-from retrieval.query import NAVIGATE, RANGE
-from retrieval.rank import Question, pool
+from retrieval.question import followups, locator, query, scope, units
+from retrieval.ranking import narrowing
+from retrieval.question.parts import PART_CHOICES, assigned
+from retrieval.question.query import NAVIGATE, RANGE
+from retrieval.ranking.rank import Question, pool
 
 OTHER_BOOK_CARDS = 2
 """Asked which book, each book named after the first shows this many cards (the first
@@ -243,7 +244,7 @@ def _ranked(reading, question, limit, exclude, out, book_ids=None, part=None) ->
 
 def _assign_parts(found: list[Found], per_part) -> list:
     """Return (part, (book id, key)): one of each part's best places among found
-    (``retrieval.parts``), and label those places with their parts, so that the cards and
+    (``retrieval.question.parts``), and label those places with their parts, so that the cards and
     the guide say the same."""
     shown = {(f.book_id, f.key): f for f in found}
     parts, options = [], []

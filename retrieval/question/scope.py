@@ -15,8 +15,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from retrieval import analysis, embeddings, narrowing, units
-from retrieval.query import CHAPTER, JA_NUMERAL, PART, unit_number
+from retrieval.index import embeddings
+from retrieval.question import analysis, units
+from retrieval.ranking import narrowing
+from retrieval.question.query import CHAPTER, JA_NUMERAL, PART, unit_number
 
 PAGES, SECTION = "pages", "section"
 AROUND = 2

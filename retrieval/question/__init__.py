@@ -1,0 +1,1 @@
+"""Read: what a question asks, the books and the scope it names, follow-ups."""

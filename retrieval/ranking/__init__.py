@@ -1,0 +1,1 @@
+"""Gather: the places that answer, one function per kind, ranked over the shelf."""
