@@ -11,14 +11,13 @@ own, never inside a longer one (語 inside 言語): Sudachi, as the search's
 own analysis, says where the words of a line begin and end.
 """
 
-import threading
 import unicodedata
 from dataclasses import dataclass
-from functools import lru_cache
 
 from rapidfuzz import fuzz
-from sudachipy import Dictionary, SplitMode
+from sudachipy import SplitMode
 
+from books import japanese
 from books.glyphs import advances
 from books.text import for_search
 
@@ -72,25 +71,13 @@ def _one_cjk(needle: str) -> bool:
 def word_bounds(text: str) -> set[int]:
     """Return the offsets in text where a word begins or ends (Sudachi's longest units)."""
     bounds = {0, len(text)}
-    for morpheme in _sudachi().tokenize(text[:MAX_LINE], SplitMode.C):
+    for morpheme in japanese.tokenizer().tokenize(text[:MAX_LINE], SplitMode.C):
         bounds.update((morpheme.begin(), morpheme.end()))
     return bounds
 
 
 MAX_LINE = 10_000  # characters: Sudachi refuses inputs over 49,149 bytes
-_local = threading.local()  # a Sudachi tokenizer is not safe to share between threads
 
-
-def _sudachi():
-    tokenizer = getattr(_local, "sudachi", None)
-    if tokenizer is None:
-        tokenizer = _local.sudachi = _dictionary().tokenizer(SplitMode.C)
-    return tokenizer
-
-
-@lru_cache(maxsize=1)
-def _dictionary():
-    return Dictionary(dict="core")
 
 
 def quote_marks(lines: list[dict], quote: str) -> list[Mark]:

@@ -30,8 +30,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import Stemmer
-from sudachipy import Dictionary, SplitMode
+from sudachipy import SplitMode
 
+from books import japanese
 from books.text import CJK, KATAKANA, is_kanji
 
 # The Snowball project's English stop word list (snowballstem.org), as Lucene and
@@ -138,7 +139,7 @@ def particle_offsets(text: str, particle: str) -> list[int]:
     out = []
     for match in _JAPANESE.finditer(text):
         for start, piece in _pieces(match.group()):
-            for morpheme in _sudachi().tokenize(piece, SplitMode.C):
+            for morpheme in japanese.tokenizer().tokenize(piece, SplitMode.C):
                 if morpheme.surface() == particle and morpheme.part_of_speech()[0] == "助詞":
                     out.append(match.start() + start + morpheme.begin())
     return out
@@ -255,7 +256,7 @@ def _morphemes(text: str, match):
     run, offset = match.group(), match.start()
     before = _LATIN_BEFORE.search(text, max(0, offset - 40), offset)
     for start, piece in _pieces(run):
-        morphemes = list(_sudachi().tokenize(piece, SplitMode.C))
+        morphemes = list(japanese.tokenizer().tokenize(piece, SplitMode.C))
         if start == 0 and before and morphemes and _suffix_after(before.group(1)[-20:],
                                                                  piece, morphemes[0]):
             morphemes = morphemes[1:]
@@ -265,7 +266,7 @@ def _morphemes(text: str, match):
 
 def _suffix_after(word: str, piece: str, first) -> bool:
     """Return True if first, the first morpheme of piece, is a suffix of word before it."""
-    for morpheme in _sudachi().tokenize(word + piece[:16], SplitMode.C):  # its start will do
+    for morpheme in japanese.tokenizer().tokenize(word + piece[:16], SplitMode.C):  # its start will do
         if morpheme.begin() == len(word):
             return (morpheme.end() - len(word) == first.end()
                     and morpheme.part_of_speech()[0] == "接尾辞")
@@ -302,16 +303,6 @@ def _pieces(run: str):
         start = end
 
 
-def _sudachi():
-    tokenizer = getattr(_local, "sudachi", None)
-    if tokenizer is None:
-        tokenizer = _local.sudachi = _dictionary().tokenizer(SplitMode.C)
-    return tokenizer
-
-
-@lru_cache(maxsize=1)
-def _dictionary():
-    return Dictionary(dict="core")
 
 
 _QUESTION_STEMS = frozenset(stem(word) for word in QUESTION_WORDS)
