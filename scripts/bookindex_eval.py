@@ -20,25 +20,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.pages import load_pages  # noqa: E402
 from bench.backindex import score  # noqa: E402
 from indexing.backindex import read  # noqa: E402
 from toc.folios import fit  # noqa: E402
 
 BOOKS = ["memman", "octave", "beamer", "faq", "jlshort", "devref-ja", "maint-ja"]
-BENCH = Path(os.environ.get("BOOKBENCH_DIR", Path.home() / ".cache" / "bookbench"))
 GT_DIR = Path(os.environ.get("BOOKBENCH_GT_INDEX", "/work/shared/bookbench/gt_index"))
-
-
-def load_pages(book: str, lines_dir: Path | None) -> list[dict]:
-    if lines_dir:
-        return json.loads((lines_dir / f"{book}.json").read_text())
-    import pymupdf
-
-    from books.textlayer import page_lines
-
-    document = pymupdf.open(BENCH / "pdf" / "dev" / f"{book}.pdf")
-    return [{"number": i + 1, "width": p.rect.width, "height": p.rect.height,
-             "lines": page_lines(p)} for i, p in enumerate(document)]
 
 
 def evaluate(book: str, lines_dir: Path | None) -> dict:
