@@ -53,6 +53,9 @@ _TOPIC_JA_TAIL = re.compile(
     r"(?:について|に関して|に関する|を扱(?:う|った|っている)|を説明(?:する|した|している)|"
     r"が(?:書かれた|書いてある|載っている)|について(?:の|書かれた|書いてある|説明した)|"
     r"(?:書かれた|書いてある|説明した|扱っている|扱った))$")
+_OWNER_JA = re.compile(r"^[^、。,，?？!！]+?(?:の\s*[、,]?|[」』])\s*$")
+"""「開発者リファレンスの、」 before the scope phrase: the book it is in (the English forms hold
+it in the phrase: "of the beamer guide", "the memoir manual's")."""
 _UNITS = {"chapter": CHAPTER, "part": PART, "章": CHAPTER, "部": PART, "編": PART}
 
 
@@ -100,15 +103,18 @@ def _read_ja(text: str) -> Scope | None:
         match = pattern.search(text)
         if not match or not _rest(text, match):
             continue
+        # the book named before the phrase (「新メンテナーガイドの 4.4 節で」) is not what is asked
+        start = 0 if _OWNER_JA.match(text[:match.start()]) else match.start()
+        phrase, rest = text[start:match.end("phrase")], _rest(text, match, start)
         if pattern is _PAGES_JA:
-            return Scope(PAGES, match["phrase"], _rest(text, match), pages=_pages(match))
+            return Scope(PAGES, phrase, rest, pages=_pages(match))
         if pattern is _SECTION_JA:
             number = match["n"] or str(unit_number(match["k"]) or "")
-            return Scope(SECTION, match["phrase"], _rest(text, match), number=number or None)
+            return Scope(SECTION, phrase, rest, number=number or None)
         topic = _TOPIC_JA_TAIL.sub("", match["topic"].strip(" のをは")).strip(" の")
         number = unit_number(match["n"]) if match["n"] else None
         if topic or number is not None:
-            return Scope(_UNITS[match["unit"]], match["phrase"], _rest(text, match),
+            return Scope(_UNITS[match["unit"]], phrase, rest,
                          number=_roman_or_digits(match["n"], number), topic=topic)
     return None
 
@@ -130,9 +136,11 @@ def _pages(match) -> tuple[int, int]:
     return first, last
 
 
-def _rest(text: str, match) -> str:
-    """Return text without the matched scope phrase (and its joining words)."""
-    rest = (text[:match.start()] + " " + text[match.end():]).strip(" ,、:;")
+def _rest(text: str, match, start: int | None = None) -> str:
+    """Return text without the matched scope phrase (and its joining words), from start
+    where it is given."""
+    start = match.start() if start is None else start
+    rest = (text[:start] + " " + text[match.end():]).strip(" ,、:;")
     return re.sub(r"\s+", " ", rest)
 
 
