@@ -20,7 +20,7 @@ from pathlib import Path
 
 from retrieval import iter_results
 from retrieval.index import files, writer
-from retrieval.results import Result
+from retrieval.results import Answer, Result
 
 _NUMBERING = re.compile(
     r"^\s*(?:(?:chapter|part|section|appendix)\s+)?(?:[0-9]+(?:[.．][0-9]+)*[.．]?|[ivxlc]+\.|[a-z]\.)\s*"
@@ -55,15 +55,18 @@ def holds(result, expected: dict, book_id: int) -> bool:
     return result.book_id == book_id and result.page_start <= expected["sentence_page"] <= result.page_end
 
 
-def ask_sections(question: str) -> tuple[list, float]:
-    """Return the first five section results and the seconds until the first one."""
+def ask_sections(question: str) -> tuple[list, float, bool]:
+    """Return the first five section results, the seconds until the first one, and whether
+    the librarian asked which place is meant (``retrieval.answer.interview``)."""
     started, cpu = time.perf_counter(), time.process_time()
-    first, results = None, []
+    first, results, asked = None, [], False
     for item in iter_results(question, limit=5):
         if isinstance(item, Result):
             first = first or (time.perf_counter() - started, time.process_time() - cpu)
             results.append(item)
-    return results, first or (time.perf_counter() - started, time.process_time() - cpu)
+        elif isinstance(item, Answer):
+            asked = item.clarify is not None
+    return results, first or (time.perf_counter() - started, time.process_time() - cpu), asked
 
 
 def run(questions: list[tuple[int, dict]]) -> dict:
@@ -72,9 +75,9 @@ def run(questions: list[tuple[int, dict]]) -> dict:
     rows = []
     for book_id, question in questions:
         expected = question["answer"]
-        results, (seconds, cpu) = ask_sections(question["query"])
+        results, (seconds, cpu), asked = ask_sections(question["query"])
         rows.append({
-            "qid": question["qid"], "seconds": seconds, "cpu": cpu,
+            "qid": question["qid"], "seconds": seconds, "cpu": cpu, "asked": asked,
             "hit1": bool(results) and same_section(results[0], expected, book_id),
             "hit5": any(same_section(r, expected, book_id) for r in results),
             "page1": bool(results) and holds(results[0], expected, book_id),
@@ -88,7 +91,7 @@ def summarise(rows: list[dict]) -> dict:
     count = len(rows) or 1
     seconds = sorted(row["seconds"] for row in rows) or [0.0]
     share = {name: sum(row[name] for row in rows) / count
-             for name in ("hit1", "hit5", "page1", "page5")}
+             for name in ("hit1", "hit5", "page1", "page5", "asked")}
     return {
         "questions": len(rows), **share,
         "pages1": statistics.fmean(row["pages1"] for row in rows) if rows else 0,
@@ -132,6 +135,7 @@ def report(f: dict) -> str:
         f"  {'pages hold it @1':24}{pct(f['page1']):>10}\n"
         f"  {'pages hold it @5':24}{pct(f['page5']):>10}\n"
         f"  {'pages to read @1':24}{f['pages1']:>10.1f}\n"
+        f"  {'asked which place':24}{pct(f['asked']):>10}\n"
         f"  first result p50 {f['p50_ms']:.0f} ms, p95 {f['p95_ms']:.0f} ms "
         f"(CPU time p50 {f['cpu_p50_ms']:.0f} ms; load average {os.getloadavg()[0]:.1f})\n"
         f"  missed at 1: {', '.join(f['misses']) or 'none'}"
