@@ -51,6 +51,9 @@ class Result:
     """"chapter", "part" or "appendix" when the place is a whole unit of the book."""
     inferred: bool = field(default=False, metadata=shown())
     """The breadcrumb comes from headings inferred from the body (no printed contents)."""
+    indexed: str | None = field(default=None, metadata=shown(place="indexed"))
+    """The entry of the book's own back-of-book index that sends a reader here (as printed,
+    a sub-entry after its parents: "footnote > verbatim text"), None where none does."""
 
     def as_dict(self) -> dict:
         return asdict(self)

@@ -11,6 +11,7 @@ quoted sentence) or narrows a previous answer. The cards still follow it.
 from retrieval import kinds
 from retrieval.answer import guide
 from retrieval.question import naming
+from retrieval.ranking import indexed
 from retrieval.results import Clarification, Option
 
 CLOSE = 0.8
@@ -22,6 +23,7 @@ QUESTION = {
     "ja": {2: "同じくらい当てはまる箇所が2つあります。どちらのことですか？",
            3: "同じくらい当てはまる箇所がいくつかあります。どれのことですか？"},
 }
+INDEXED = {"en": "the book's index: “{entry}”", "ja": "索引の「{entry}」"}
 NONE_OF_THESE = {"en": "None of these", "ja": "どれでもない"}
 
 
@@ -43,16 +45,22 @@ def clarification(answer, reading, gathered, follow_up: bool) -> Clarification |
 
 
 def _close_places(results, shelf) -> list:
-    """Return the first results, while each scores CLOSE to the first and none is a section
-    of another (a section and its own subsection are one place to a reader)."""
+    """Return the first results by score, while each scores CLOSE to the first and none is a
+    section of another (a section and its own subsection are one place to a reader); the
+    place the book's own index offers among the first cards (``ranking.indexed``) is one of
+    them where there is room."""
     if not results or results[0].score <= 0:
         return []
     chosen = [results[0]]
-    for result in results[1:]:
+    for result in sorted(results[1:], key=lambda r: -r.score):
         if len(chosen) == MAX_OPTIONS or result.score < CLOSE * results[0].score:
             break
         if not any(_nested(result, other) for other in chosen):
             chosen.append(result)
+    offered = next((r for r in results[1:indexed.OFFERED] if r.indexed), None)
+    if 2 <= len(chosen) < MAX_OPTIONS and offered is not None and not results[0].indexed \
+            and not any(_nested(offered, other) for other in chosen):
+        chosen.append(offered)
     return chosen
 
 
@@ -79,7 +87,9 @@ def label(result, ja: bool, with_book: bool) -> str:
 
 def _why(result, options, ja: bool) -> str:
     """Return the words of the question this place holds that the others do not (else all
-    it holds): what made it a candidate."""
+    it holds): what made it a candidate; for the place the book's own index gives, its entry."""
+    if result.indexed and result is not options[0]:
+        return INDEXED["ja" if ja else "en"].format(entry=result.indexed)
     others = set().union(*(set(o.terms) for o in options if o is not result))
     own = [t for t in result.terms if t not in others] or list(result.terms)
     return ("、" if ja else ", ").join(dict.fromkeys(own[:4]))

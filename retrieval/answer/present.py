@@ -45,7 +45,7 @@ def cards(batch: list[Found], shelf, shown: int):
     for n, found in enumerate(batch, shown):
         # The first place is read closely: the guide quotes it.
         result = _result(shelf, found, labels, quote=n < QUOTED, closely=n == 0)
-        yield replace(result, part=found.part)
+        yield replace(result, part=found.part, indexed=found.indexed)
 
 
 def weak(kind, gathered) -> bool:

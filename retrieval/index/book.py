@@ -7,6 +7,7 @@ import numpy as np
 
 from retrieval.index import embeddings, lexical
 from retrieval.index.chunks import Chunk
+from retrieval.index.entries import Entries
 
 READ_SHARE = 0.5
 """The share of a section's passages that must be English for the English encoder to read
@@ -30,6 +31,8 @@ class BookIndex:
     """Page number → its running heads and feet as they stand in the text (``margins``)."""
     folder: Path | None = None
     """Where the sections' texts are (None: they are in the chunks, cut on the fly)."""
+    entries: Entries | None = None
+    """The entries of the book's own index that send a reader to a few of its sections."""
     by_page: dict = field(default_factory=dict)
 
     def __post_init__(self):

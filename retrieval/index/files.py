@@ -21,7 +21,7 @@ from books.storage import data_dir
 from retrieval.index import vectors
 
 VERSION = 3
-CHUNKING = 11
+CHUNKING = 12
 """The rules sections are cut and their words read by (``retrieval.index.chunks``,
 ``retrieval.question.analysis``). An index cut by older rules is still read, and ``outdated`` names
 it so that workers rebuild it (2: a chapter titled "Contents lists" or "Index Expressions"
@@ -35,7 +35,9 @@ versions", and a copyright notice as a chapter of its own; 9: a rare word writte
 two common ones, "linewidth", also gives those two words, ``analysis``; 10: not a rule of
 cutting: the English vectors are made by the int8 all-MiniLM-L6-v2, ``retrieval.index.minilm``;
 11: a section ends where the contents tree and the clip end it, ``toc.ends``, and
-the pages of the back-of-book index are no section's text, ``index.cut.book_chunks``)."""
+the pages of the back-of-book index are no section's text, ``index.cut.book_chunks``;
+12: not a rule of cutting: the index stores the entries of the book's own index that send a
+reader to a few sections, ``index.entries``)."""
 _CHUNKING = re.compile(r'"chunking": (\d+)')
 STALE_FILES = ("sections.faiss", "flat.faiss", "flat.json")
 STALE_FILES = ("sections.faiss", "flat.faiss", "flat.json")

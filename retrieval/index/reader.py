@@ -14,7 +14,7 @@ from books.models import Book
 from books.storage import data_dir
 from librarian.config import setting
 from retrieval.answer import quotes
-from retrieval.index import embeddings, lexical, vectors
+from retrieval.index import embeddings, entries, lexical, vectors
 from retrieval.index.chunks import Chunk
 from retrieval.index.book import BookIndex
 from retrieval.index.cut import book_chunks, margins, page_records, word_fields
@@ -68,9 +68,10 @@ def get(book: Book) -> BookIndex:
 def _live(book: Book) -> BookIndex:
     records = page_records(book)
     chunks, furniture_text = book_chunks(book, records), margins(book, records)
-    words = lexical.WordIndex(None)
-    words.replace(book.pk, [word_fields(chunk) for chunk in chunks])
+    words, fields = lexical.WordIndex(None), [word_fields(chunk) for chunk in chunks]
+    words.replace(book.pk, fields)
     return BookIndex(book.pk, chunks, words=words,
+                     entries=entries.Entries(entries.book_entries(book, chunks, fields)),
                      boilerplate=quotes.boilerplate(chunks, furniture_text),
                      furniture=furniture_text)
 
@@ -99,6 +100,8 @@ def _read(book, path) -> BookIndex | None:
     if not (path.parent / "texts.npy").exists():
         return None
     return BookIndex(book.pk, chunks, rows, profile=vector, folder=path.parent,
+                     entries=entries.Entries([entries.Entry.from_list(stored)
+                                              for stored in payload.get("entries", ())]),
                      boilerplate=frozenset(payload.get("boilerplate", ())),
                      furniture={int(page): texts
                                 for page, texts in payload.get("furniture", {}).items()})

@@ -15,7 +15,7 @@ import numpy as np
 
 from books.models import Book
 from retrieval.answer import quotes
-from retrieval.index import embeddings, lexical, vectors
+from retrieval.index import embeddings, entries, lexical, vectors
 from retrieval.question import names
 from retrieval.index.chunks import passages
 from retrieval.index.cut import book_chunks, cover_title, margins, page_records, profile, word_fields
@@ -62,16 +62,18 @@ def build(book: Book, progress=None) -> str:
     about = profile(book, chunks, cover)
     vector = embeddings.multilingual().encode([about])[0] if about else None
     write_texts(folder, [chunk.text for chunk in chunks])
+    fields = [word_fields(chunk) for chunk in chunks]
     payload = {"version": VERSION, "chunking": CHUNKING, "book_id": book.pk, "models": models,
                "hashes": chosen_hashes,
                "boilerplate": sorted(quotes.boilerplate(chunks, furniture_text)),
                "furniture": {str(page): texts for page, texts in furniture_text.items()},
                "profile": {"text": about, "model": embeddings.multilingual().name,
                            "vector": [round(float(x), 6) for x in vector] if vector is not None else []},
+               "entries": [entry.as_list() for entry in entries.book_entries(book, chunks, fields)],
                "chunks": [{**chunk.as_dict(), "text": ""} for chunk in chunks]}
     (folder / "sections.json.tmp").write_text(json.dumps(payload, ensure_ascii=False))
     os.replace(folder / "sections.json.tmp", folder / "sections.json")
-    lexical.get().replace(book.pk, [word_fields(chunk) for chunk in chunks])
+    lexical.get().replace(book.pk, fields)
     for role, rows in embedded.items():
         shelf_vectors(role).replace(book.pk, rows)
     names.put(book.pk, cover)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from books import bookindex
 from books.text import language_of
 from retrieval.question import followups, locator, query, scope, units
-from retrieval.ranking import narrowing
+from retrieval.ranking import captions, indexed, narrowing
 from retrieval.question.parts import PART_CHOICES, assigned
 from retrieval.question.query import NAVIGATE, RANGE
 from retrieval.ranking.rank import Question, pool
@@ -37,6 +37,8 @@ class Found:
     question: Question | None = None
     pages: tuple[int, int] | None = None
     """The pages the card shows where not the whole section's (a page an index names)."""
+    indexed: str | None = None
+    """The entry of the book's own index that sends a reader here (``ranking.indexed``)."""
 
 
 @dataclass
@@ -56,10 +58,30 @@ class Gathered:
 
 
 def lookup(reading, limit, exclude, _recommend=None) -> Gathered:
-    """Return the places that answer the whole question best."""
+    """Return the places that answer the whole question best, with the place the book's own
+    index gives for its term among the first (``ranking.indexed``)."""
     out = Gathered()
-    out.batches.append(_ranked(reading, reading.question(), limit, exclude, out))
+    found = _ranked(reading, reading.question(), limit, exclude, out)
+    found = indexed.offer(found, reading.shelf, out.asked, out.scored, exclude)
+    out.batches.append(_captioned(reading, found, out.asked, out.scored) + found)
     return out
+
+
+def _captioned(reading, found, question, scored) -> list[Found]:
+    """Return the page of the figure or table the question asks for, under its section, where
+    a book's list names it (``ranking.captions``), else []; found loses that section."""
+    books = list(dict.fromkeys([*reading.strong, *(f.book_id for f in found[:indexed.BOOKS])]))
+    item = captions.caption(question, books)
+    if item is None:
+        return []
+    page = item.pages[0]
+    key = locator.section_at(reading.shelf, item.book_id, page)
+    if key is None:
+        return []
+    found[:] = [f for f in found if (f.book_id, f.key) != (item.book_id, key)]
+    score = next((s.score for s in scored if (s.book_id, s.key) == (item.book_id, key)), 0.0)
+    return [Found(item.book_id, key, score, question=question,
+                  part=captions.label(item, language_of(reading.text)), pages=(page, page))]
 
 
 def within_scope(reading, limit, exclude, _recommend=None) -> Gathered:
@@ -85,20 +107,20 @@ def locate(reading, limit, exclude, _recommend=None) -> Gathered:
     entries = next((found for found in (bookindex.lookup(variant, books)
                                         for variant in locator.term_variants(term)) if found), [])
     question = reading.question(term)
-    indexed, seen = [], set()
+    from_index, seen = [], set()
     for entry in entries:
         for page in entry.pages:
             key = locator.section_at(shelf, entry.book_id, page)
             if key is not None and (entry.book_id, page) not in seen:
                 seen.add((entry.book_id, page))
                 label = f"{entry.parent} > {entry.term}" if entry.parent else entry.term
-                indexed.append(Found(entry.book_id, key, 1.0, part=label, question=question,
+                from_index.append(Found(entry.book_id, key, 1.0, part=label, question=question,
                                      pages=(page, page)))
     out = Gathered(note="" if entries else locator.NO_ENTRY[language_of(reading.text)])
     more = _ranked(reading, question, limit, exclude, out)
-    shown = {(f.book_id, f.key) for f in indexed}
-    out.batches.append(indexed[:limit] + [f for f in more if (f.book_id, f.key) not in shown])
-    out.batches[0] = out.batches[0][:max(limit, len(indexed[:limit]) + 3)]
+    shown = {(f.book_id, f.key) for f in from_index}
+    out.batches.append(from_index[:limit] + [f for f in more if (f.book_id, f.key) not in shown])
+    out.batches[0] = out.batches[0][:max(limit, len(from_index[:limit]) + 3)]
     return out
 
 

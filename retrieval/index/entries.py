@@ -1,0 +1,161 @@
+"""The book's own index as the questions read it: the sections its entries send a reader to.
+
+A back-of-book entry is a person's answer to "where is this treated?"
+(``books.bookindex``): the gnuplot index sends "linewidth" to the two pages a
+reader asking how to change the line width of a plot wants. When a book's
+index is built (``writer.build``), each entry is stored with what a question
+must hold to name it (its words as ``analysis`` reads them; a sub-entry's
+parents' words too) and the sections its pages fall in. Asked a question,
+``named`` returns the entries it names. An entry that sends a reader to
+more than MAX_PLACES sections is a concordance of the word, not an answer to
+where it is treated, and is not stored.
+"""
+
+from dataclasses import dataclass
+
+from books import bookindex
+from retrieval.question import analysis
+
+MAX_PLACES = 3
+
+
+@dataclass(frozen=True)
+class Entry:
+    """An index entry as questions meet it."""
+
+    label: str
+    """As printed, with its parents: "margin > left"."""
+    needs: tuple
+    """For each word of the entry, the ways a question may hold it: the word itself, or the
+    words it is written from ("linewidth": line and width)."""
+    keys: tuple[int, ...]
+    """The sections its pages fall in, in the order the index gives them."""
+    share: float
+    """The share of the book's sections whose words hold the entry's: an entry whose words
+    are everywhere in the book (memoir's "page") is no sign of where a question points."""
+
+    def named_by(self, terms: set) -> bool:
+        """Return True if a question of terms holds every word of the entry."""
+        return _holds(self.needs, terms)
+
+    def as_list(self) -> list:
+        return [self.label, [[list(way) for way in ways] for ways in self.needs],
+                list(self.keys), round(self.share, 4)]
+
+    @classmethod
+    def from_list(cls, stored: list) -> "Entry":
+        label, needs, keys, share = stored
+        return cls(label, tuple(tuple(tuple(way) for way in ways) for ways in needs), tuple(keys),
+                   share)
+
+
+def needs(text: str) -> tuple:
+    """Return what a question must hold to name text: for each word (the outermost of the
+    terms ``analysis.tokens`` reads at a place), its term, or the words read inside it where
+    they spell all of it ("linewidth" → line, width; "\\logo" → logo; not "is_same_file",
+    whose "is" and "same" are stop words)."""
+    found = analysis.tokens(analysis.fold(text))
+    out = []
+    for token in found:
+        if _inside(token, found):
+            continue  # read inside a longer word: one of that word's ways
+        ways = _ways(token, found, text)
+        if ways not in out:
+            out.append(ways)
+    return tuple(out)
+
+
+def _inside(token, found) -> bool:
+    return any(o.start <= token.start and token.end <= o.end and (o.start, o.end) != (
+        token.start, token.end) for o in found)
+
+
+def _ways(token, found, text) -> tuple:
+    """Return the ways a question may hold token: its term, or the words that spell it."""
+    inner = [t for t in found if token.start <= t.start and t.end <= token.end
+             and t is not token and t.term[:1].isalnum()]
+    words = [t for t in inner if not _inside(t, inner)]
+    letters = sum(ch.isalnum() for ch in analysis.fold(text)[token.start:token.end])
+    if not words or sum(t.end - t.start for t in words) < letters:
+        return ((token.term,),)
+    spelt = [()]
+    for word in words:  # each word as itself, or as the words it is written from
+        parts = tuple(p.term for p in inner
+                      if word.start <= p.start and p.end <= word.end and p is not word)
+        choices = [(word.term,), parts] if parts else [(word.term,)]
+        spelt = [way + choice for way in spelt for choice in choices]
+    return tuple(dict.fromkeys([(token.term,), *spelt]))
+
+
+def book_entries(book, chunks, fields) -> list[Entry]:
+    """Return the entries of book's index that send a reader to at most MAX_PLACES of its
+    sections (chunks), with those sections; fields: each section's words as the word index
+    stores them (``cut.word_fields``)."""
+    on_page = _deepest_by_page(chunks)
+    holding = {}
+    for n, (_, title, path, text) in enumerate(fields):
+        for term in {*title, *path, *text}:
+            holding.setdefault(term, set()).add(n)
+    out = []
+    for entry in bookindex.terms(book).only("term", "parent", "pages"):
+        keys = tuple(dict.fromkeys(on_page[page] for page in entry.pages
+                                   if page is not None and page in on_page))
+        if not keys or len(keys) > MAX_PLACES:
+            continue
+        label = f"{entry.parent} > {entry.term}" if entry.parent else entry.term
+        wanted = needs(" ".join(label.split(" > ")))
+        if wanted:
+            out.append(Entry(label, wanted, keys, len(_holding(wanted, holding)) / max(1, len(fields))))
+    return out
+
+
+def _holding(wanted, holding: dict) -> set:
+    """Return the sections (by number) whose words hold every word of wanted (holding: term →
+    the sections holding it)."""
+    found = None
+    for ways in wanted:
+        some = set().union(*(set.intersection(*(holding.get(t, set()) for t in way))
+                             for way in ways))
+        found = some if found is None else found & some
+    return found or set()
+
+
+def _holds(wanted, terms) -> bool:
+    return all(any(set(way) <= terms for way in ways) for ways in wanted)
+
+
+def _deepest_by_page(chunks) -> dict[int, int]:
+    """Return page → the section whose own text is on it that starts last (the deepest)."""
+    out = {}
+    for chunk in chunks:
+        for page in range(chunk.span[0], chunk.span[1] + 1):
+            best = out.get(page)
+            if best is None or (chunk.page_start, chunk.level) > (
+                    chunks[best].page_start, chunks[best].level):
+                out[page] = chunk.key
+    return out
+
+
+class Entries:
+    """A book's stored entries, found by the words a question holds."""
+
+    def __init__(self, entries: list[Entry]):
+        self.entries = entries
+        self._by_term = {}
+        for n, entry in enumerate(entries):
+            for way in entry.needs[0]:
+                self._by_term.setdefault(way[0], []).append(n)
+
+    def named(self, terms) -> list[Entry]:
+        """Return the entries all of whose words the question's terms hold, the longest first,
+        leaving out those whose words a longer one named holds ("input stack size" is named:
+        "stack" and "size" are not)."""
+        terms = set(terms)
+        seen = {n for term in terms for n in self._by_term.get(term, ())}
+        found = [self.entries[n] for n in sorted(seen) if self.entries[n].named_by(terms)]
+        found.sort(key=lambda entry: -len(entry.needs))
+        kept = []
+        for entry in found:
+            if not any(set(entry.needs) < set(longer.needs) for longer in kept):
+                kept.append(entry)
+        return kept
