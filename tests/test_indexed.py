@@ -45,10 +45,14 @@ def test_an_entry_is_stored_with_the_sections_its_pages_fall_in(shelf):
     sailing = shelf[0]
     index(sailing, "heaving to", [4], ["3"])
     index(sailing, "sail", [2, 3, 4, 5], ["1", "2", "3", "4"])  # a concordance: not stored
+    index(sailing, "motion", [2], ["1"])  # page 2 holds "1 Sails" and "1.1 Mainsail"
+    index(sailing, "reefing", [2], ["1"])
     writer.build(sailing)
     stored = {entry.label: entry for entry in reader.get(sailing).entries.entries}
     chunks = reader.get(sailing).chunks
     assert [chunks[key].title for key in stored["heaving to"].keys] == ["2.1 Bowline"]
+    assert [chunks[key].title for key in stored["motion"].keys] == ["1 Sails"]
+    assert [chunks[key].title for key in stored["reefing"].keys] == ["1.1 Mainsail"]
     assert stored["heaving to"].share == 0.0 and "sail" not in stored
 
 

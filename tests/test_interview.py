@@ -119,3 +119,12 @@ def test_the_answer_keeps_its_options_for_the_reply():
     answer = Answer("lookup", "q", results=(BREAKPOINTS, KEYBOARD), clarify=clarify)
     assert [o["label"] for o in answer.context()["options"]] == ["Breakpoints", "Debug mode"]
     assert Answer("lookup", "q").context()["options"] == []
+
+
+def test_an_option_is_named_by_telling_words_each_once():
+    variables = place(1, ["7 Variables", "7.1 Global Variables"], 0.3, (139, 140),
+                      terms=("variables", "function", "variable", "Variables"))
+    persistent = place(1, ["7 Variables", "7.2 Persistent Variables"], 0.29, (140, 142),
+                       terms=("make", "variables", "inspect"))
+    clarify = asked([variables, persistent])
+    assert [o.why for o in clarify.options] == ["function", "inspect"]

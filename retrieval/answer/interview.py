@@ -10,7 +10,7 @@ quoted sentence) or narrows a previous answer. The cards still follow it.
 
 from retrieval import kinds
 from retrieval.answer import guide
-from retrieval.question import naming
+from retrieval.question import analysis, naming
 from retrieval.ranking import indexed
 from retrieval.results import Clarification, Option
 
@@ -23,6 +23,9 @@ QUESTION = {
     "ja": {2: "同じくらい当てはまる箇所が2つあります。どちらのことですか？",
            3: "同じくらい当てはまる箇所がいくつかあります。どれのことですか？"},
 }
+EVERYDAY = 5.0
+"""An English word this common (wordfreq's Zipf: "make" 6.1, "line" 5.5, "inspect" 3.7) tells
+no place apart where another word of the question does."""
 INDEXED = {"en": "the book's index: “{entry}”", "ja": "索引の「{entry}」"}
 NONE_OF_THESE = {"en": "None of these", "ja": "どれでもない"}
 
@@ -87,9 +90,18 @@ def label(result, ja: bool, with_book: bool) -> str:
 
 def _why(result, options, ja: bool) -> str:
     """Return the words of the question this place holds that the others do not (else all
-    it holds): what made it a candidate; for the place the book's own index gives, its entry."""
+    it holds), each once and without everyday English words ("make", "line"): what made it
+    a candidate; for the place the book's own index gives, its entry."""
     if result.indexed and result is not options[0]:
         return INDEXED["ja" if ja else "en"].format(entry=result.indexed)
-    others = set().union(*(set(o.terms) for o in options if o is not result))
-    own = [t for t in result.terms if t not in others] or list(result.terms)
-    return ("、" if ja else ", ").join(dict.fromkeys(own[:4]))
+    others = {_stem(t) for o in options if o is not result for t in o.terms}
+    own = [t for t in result.terms if _stem(t) not in others] or list(result.terms)
+    telling = [t for t in own if not analysis.common_word(t, EVERYDAY)] or [
+        t for t in result.terms if not analysis.common_word(t, EVERYDAY)]
+    shown = list({_stem(t): t for t in telling[::-1]}.values())[::-1]  # each word once
+    return ("、" if ja else ", ").join(shown[:4])
+
+
+def _stem(word: str) -> str:
+    found = analysis.terms(analysis.fold(word))
+    return found[0] if found else analysis.fold(word)

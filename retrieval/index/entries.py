@@ -89,24 +89,53 @@ def _ways(token, found, text) -> tuple:
 
 def book_entries(book, chunks, fields) -> list[Entry]:
     """Return the entries of book's index that send a reader to at most MAX_PLACES of its
-    sections (chunks), with those sections; fields: each section's words as the word index
-    stores them (``cut.word_fields``)."""
-    on_page = _deepest_by_page(chunks)
+    sections (chunks, with their texts), with those sections; fields: each section's words
+    as the word index stores them (``cut.word_fields``)."""
+    pages = _Pages(chunks)
     holding = {}
     for n, (_, title, path, text) in enumerate(fields):
         for term in {*title, *path, *text}:
             holding.setdefault(term, set()).add(n)
     out = []
     for entry in bookindex.terms(book).only("term", "parent", "pages"):
-        keys = tuple(dict.fromkeys(on_page[page] for page in entry.pages
-                                   if page is not None and page in on_page))
-        if not keys or len(keys) > MAX_PLACES:
-            continue
         label = f"{entry.parent} > {entry.term}" if entry.parent else entry.term
         wanted = needs(" ".join(label.split(" > ")))
-        if wanted:
-            out.append(Entry(label, wanted, keys, len(_holding(wanted, holding)) / max(1, len(fields))))
+        keys = tuple(dict.fromkeys(key for key in (pages.section(page, wanted)
+                                                    for page in entry.pages if page) if key is not None))
+        if wanted and keys and len(keys) <= MAX_PLACES:
+            share = len(_holding(wanted, holding)) / max(1, len(fields))
+            out.append(Entry(label, wanted, keys, share))
     return out
+
+
+class _Pages:
+    """Which section a page of the index sends a reader to."""
+
+    def __init__(self, chunks):
+        self.chunks = chunks
+        self.on_page = {}
+        for chunk in chunks:
+            for page in range(chunk.span[0], chunk.span[1] + 1):
+                self.on_page.setdefault(page, []).append(chunk)
+        self._words = {}
+
+    def section(self, page: int, wanted) -> int | None:
+        """Return the key of the section on page whose text there holds the entry's words
+        (two sections share a page where one ends and the next begins), else the one that
+        starts last on it."""
+        there = sorted(self.on_page.get(page, []), key=lambda c: (c.page_start, c.level))
+        if len(there) > 1:
+            holding = [c for c in there if _holds(wanted, self._words_on(c, page))]
+            there = holding or there
+        return there[-1].key if there else None
+
+    def _words_on(self, chunk, page: int) -> set:
+        if (chunk.key, page) not in self._words:
+            starts = [offset for number, offset in chunk.starts if number == page]
+            after = [offset for number, offset in chunk.starts if number > page]
+            text = chunk.text[starts[0]:after[0] if after else None] if starts else ""
+            self._words[(chunk.key, page)] = set(analysis.terms(analysis.fold(text)))
+        return self._words[(chunk.key, page)]
 
 
 def _holding(wanted, holding: dict) -> set:
@@ -122,18 +151,6 @@ def _holding(wanted, holding: dict) -> set:
 
 def _holds(wanted, terms) -> bool:
     return all(any(set(way) <= terms for way in ways) for ways in wanted)
-
-
-def _deepest_by_page(chunks) -> dict[int, int]:
-    """Return page → the section whose own text is on it that starts last (the deepest)."""
-    out = {}
-    for chunk in chunks:
-        for page in range(chunk.span[0], chunk.span[1] + 1):
-            best = out.get(page)
-            if best is None or (chunk.page_start, chunk.level) > (
-                    chunks[best].page_start, chunks[best].level):
-                out[page] = chunk.key
-    return out
 
 
 class Entries:

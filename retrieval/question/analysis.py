@@ -192,9 +192,10 @@ def _joined(word: str) -> tuple[str, ...]:
     return parts
 
 
-def common_word(word: str) -> bool:
-    """Return True for an English word as common as COMMON ("the", "figure", "width")."""
-    return word.lower() in _frequencies()[1]
+def common_word(word: str, zipf: float = COMMON) -> bool:
+    """Return True for an English word as common as zipf, COMMON by default ("the", "figure",
+    "width")."""
+    return _frequencies()[1].get(word.lower(), 0.0) >= 10 ** (zipf - 9)
 
 
 @lru_cache(maxsize=1)
