@@ -102,7 +102,8 @@ class Option:
     label: str
     """The place as a reader tells it apart: breadcrumb and printed pages (and the book)."""
     why: str
-    """The words that made it a candidate."""
+    """The words of the question that made it a candidate and tell it from the others ("" where
+    none does: its label tells it apart)."""
 
 
 @dataclass(frozen=True)

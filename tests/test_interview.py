@@ -42,7 +42,7 @@ def test_close_places_apart_in_the_book_are_asked_about():
         "13 Debugging › 13.3 Breakpoints, pp. 255–257",
         "13 Debugging › 13.1 Entering Debug Mode, pp. 253–254",
         "14.1 Basic Input › 14.1.3 Pausing, p. 285"]
-    assert [o.why for o in clarify.options] == ["breakpoint", "keyboard", "pause"]
+    assert [o.why for o in clarify.options] == ["breakpoint", "keyboard", ""]
 
 
 def test_a_place_well_ahead_is_answered_without_asking():

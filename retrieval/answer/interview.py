@@ -89,15 +89,15 @@ def label(result, ja: bool, with_book: bool) -> str:
 
 
 def _why(result, options, ja: bool) -> str:
-    """Return the words of the question this place holds that the others do not (else all
-    it holds), each once and without everyday English words ("make", "line"): what made it
-    a candidate; for the place the book's own index gives, its entry."""
+    """Return the words of the question this place holds that the others do not, each once
+    and without everyday English words ("make", "line"): what made it a candidate ("" where
+    the options share all their words: its headings tell it apart); for the place the
+    book's own index gives, its entry."""
     if result.indexed and result is not options[0]:
         return INDEXED["ja" if ja else "en"].format(entry=result.indexed)
     others = {_stem(t) for o in options if o is not result for t in o.terms}
-    own = [t for t in result.terms if _stem(t) not in others] or list(result.terms)
-    telling = [t for t in own if not analysis.common_word(t, EVERYDAY)] or [
-        t for t in result.terms if not analysis.common_word(t, EVERYDAY)]
+    telling = [t for t in result.terms
+               if _stem(t) not in others and not analysis.common_word(t, EVERYDAY)]
     shown = list({_stem(t): t for t in telling[::-1]}.values())[::-1]  # each word once
     return ("、" if ja else ", ").join(shown[:4])
 
