@@ -62,7 +62,7 @@ def _collection_of(question, collections) -> int | None:
 def _label_scopes(thread, titles):
     for message in thread:
         if message.role == Message.Role.USER and message.book_ids:
-            message.scope = ", ".join(titles.get(pk, "a book since deleted")
+            message.scope = ", ".join(titles.get(pk, _("a book since deleted"))
                                       for pk in message.book_ids)
 
 

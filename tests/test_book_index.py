@@ -167,3 +167,12 @@ def test_the_index_tab_prints_a_parent_once_above_its_sub_entries(alice_client, 
     body = alice_client.get(reverse("book-index", args=[harbour.pk]), {"g": "B"}).content.decode()
     assert body.count('<li class="index-parent-line">boats</li>') == 1
     assert "boats ›" not in body  # browsing: no parent before each sub-entry
+
+
+def test_the_index_tab_speaks_japanese_to_a_japanese_browser(alice_client, harbour):
+    body = alice_client.get(reverse("book-index", args=[harbour.pk]), HTTP_ACCEPT_LANGUAGE="ja",
+                            ).content.decode()
+    assert "目次とページ" in body and "索引を絞り込む" in body and "項目" in body
+    assert "Contents &amp; pages" not in body and "entries as printed" not in body
+    english = alice_client.get(reverse("book-index", args=[harbour.pk])).content.decode()
+    assert "Contents &amp; pages" in english and "entries as printed on page" in english

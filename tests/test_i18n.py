@@ -101,3 +101,37 @@ def test_every_message_is_translated_and_compiled(domain, least):
              if msgstr not in (compiled.pgettext(context, msgid) if context else
                                compiled.gettext(msgid), compiled.ngettext(msgid, msgid, 1))]
     assert stale == [], "run manage.py compilemessages -l ja"
+
+
+TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
+# Left as they are: the 500 page is static and bilingual; these words read the same in both.
+NOT_TRANSLATED = {"500.html"}
+SAME_IN_BOTH = re.compile(r"\b(?:API|PDF)\b")
+UNSEEN = re.compile(r"{%\s*(blocktranslate|comment)\b.*?{%\s*end\1\s*%}|<(script|style)\b.*?</\2>"
+                    r"|{#.*?#}", re.S)
+TEMPLATE_CODE = re.compile(r"{%.*?%}|{{.*?}}", re.S)
+SHOWN_ATTRIBUTE = re.compile(r'\b(?:title|placeholder|aria-label|alt)="([^"]*)"')
+TAG = re.compile(r"<[^>]*>", re.S)
+WORD = re.compile(r"[A-Za-z]{2,}")
+
+
+def unmarked_text(template: str) -> list[str]:
+    """Return the words a template shows outside {% translate %} and {% blocktranslate %}."""
+    template = TEMPLATE_CODE.sub(" ", UNSEEN.sub(" ", template))
+    shown = SHOWN_ATTRIBUTE.findall(template) + TAG.sub("\n", template).split("\n")
+    return [text.strip() for text in (SAME_IN_BOTH.sub("", item) for item in shown)
+            if WORD.search(text)]
+
+
+def test_unmarked_text_is_found_in_text_and_shown_attributes():
+    assert unmarked_text('<p title="Ready">{% translate "Done" %}</p><b>Index</b>') == \
+        ["Ready", "Index"]
+    assert unmarked_text('{% blocktranslate %}p. {{ n }}{% endblocktranslate %} PDF '
+                         '<input value="yes">') == []
+
+
+@pytest.mark.parametrize("path", sorted(p.relative_to(TEMPLATES).as_posix()
+                                        for p in TEMPLATES.rglob("*.html")))
+def test_every_template_marks_its_words_for_translation(path):
+    if path not in NOT_TRANSLATED:
+        assert unmarked_text((TEMPLATES / path).read_text(encoding="utf-8")) == []

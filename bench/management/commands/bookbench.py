@@ -5,6 +5,7 @@ import os
 import subprocess
 import sys
 from collections import defaultdict
+from dataclasses import replace
 from pathlib import Path
 
 import pymupdf
@@ -12,6 +13,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
+from bench import side_by_side
 from bench import variants as bench_variants
 from bench import vertical as bench_vertical
 from bench.ocr import measure_ocr, ratio
@@ -21,6 +23,7 @@ from books.models import Book
 from books import textlayer
 from indexing.contract import StageContext
 from indexing.ocr.engines import get_engine
+from indexing.ocr.read import read_page
 from indexing.stages.index import load_pages
 
 CHILD = "BOOKBENCH_CHILD"
@@ -58,13 +61,17 @@ class Command(BaseCommand):
                             help="Only ask the questions, of the books already in the data dir.")
         parser.add_argument("--natural", action="store_true",
                             help="Also ask the natural reader questions (questions/natural.jsonl).")
+        parser.add_argument("--ocr-side-by-side", action="store_true",
+                            help="Only read the same 40 dev scan pages (20 en, 20 ja) with our OCR "
+                                 "engine and with tesseract, one thread each, and print CER and "
+                                 "pages/s per engine and language.")
         parser.add_argument("--natural-file", type=Path, default=None,
                             help="Ask these natural questions instead (same form; implies "
                                  "--natural), e.g. bench/questions/held_out.jsonl.")
 
     def handle(self, which, books, bench_dir, truth_dir, data_dir, fresh, json_path, dump_lines,
                questions=False, questions_only=False, natural=False, variants="ordinary",
-               natural_file=None, **options):
+               natural_file=None, ocr_side_by_side=False, **options):
         if natural_file is not None and not natural_file.is_file():
             raise CommandError(f"{natural_file}: no such question file")
         if os.environ.get(CHILD) != "1":
@@ -73,6 +80,8 @@ class Command(BaseCommand):
         self.natural_file = natural_file
         chosen = [book.strip() for book in books.split(",") if book.strip()]
         ids = chosen or _all_ids(truth_dir)
+        if ocr_side_by_side:
+            return self._side_by_side(bench_dir, truth_dir, json_path)
         call_command("migrate", verbosity=0)
         if questions_only:
             figures = {}
@@ -142,6 +151,25 @@ class Command(BaseCommand):
             f"  TOC as read: {measured['toc_text']}"
         )
         return measured
+
+    def _side_by_side(self, bench_dir: Path, truth_dir: Path, json_path: Path | None):
+        """Print (and write) CER and pages/s of our OCR engine and tesseract on the same pages."""
+        call_command("prepare_ocr", stdout=self.stderr)
+        config = replace(StageContext.from_settings().ocr, threads=1, batch_pages=1)
+        engine = get_engine(config)
+        ctx = StageContext.from_settings()
+        languages = {book: json.loads((truth_dir / "gt" / f"{book}.gt.json").read_text())["lang"]
+                     for book in _all_ids(truth_dir)}
+        if not languages:
+            raise CommandError(f"No ground truth in {truth_dir / 'gt'}: pass --truth-dir.")
+        self.stderr.write("Rendering the chosen pages…")
+        loaded = side_by_side.load(bench_dir / "scans" / "dev", bench_dir / "pdf" / "dev",
+                                   languages, ctx.render_dpi, ctx.max_render_pixels)
+        results = side_by_side.compare(
+            lambda image, scale: read_page(engine, image, scale)["lines"], loaded)
+        self.stdout.write(side_by_side.table(results))
+        if json_path:
+            json_path.write_text(json.dumps(side_by_side.figures(results, loaded), indent=2))
 
     def _in_own_data_dir(self, data_dir: Path):
         env = {**os.environ, CHILD: "1", "LIBRARIAN_DATA_DIR": str(data_dir),
