@@ -64,8 +64,19 @@ TRAILING = re.compile(
 
 
 DOTTED_END = re.compile(r"\d[.．]\d{1,4}$")
+# A leader dot OCR read after a contents row's page number ("Debian?. 5.").
+PAGE_STOP = re.compile(r"(?<=[0-9０-９])[.．]$")
 # A row whose leader dots run to a page number OCR lost is still a contents row.
 LEADERS_END = re.compile(r"[^\s.．・·•…‥⋯](?:\s*[.．・·•…‥⋯]){2,}\s*$")
+
+
+def entry_page(text: str) -> tuple[str, str] | None:
+    """Return trailing_page of a contents row, forgiving a stop read after its number.
+
+    Only on contents rows: in running text "see chapter 2." ends a sentence.
+    """
+    return trailing_page(text) or (trailing_page(PAGE_STOP.sub("", text))
+                                   if PAGE_STOP.search(text) else None)
 
 
 def _glued(title: str, token: str) -> bool:
