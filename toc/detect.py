@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 from statistics import median
 
-from toc.folios import TOP_BAND
+from toc.folio_reads import TOP_BAND
 from toc.layout import Row, body_height, frame_boxes, rows
 from toc.numbers import parse_page
 from toc.text import strip_trailing_leaders

@@ -5,7 +5,7 @@ from difflib import SequenceMatcher
 from functools import cached_property
 from statistics import median
 
-from toc.folios import TOP_BAND
+from toc.folio_reads import TOP_BAND
 from toc.layout import Row, body_height, frame_boxes, rows
 from toc.text import bigrams, key, numbering
 
