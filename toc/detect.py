@@ -6,8 +6,9 @@ page number. Consecutive such pages form a block; a new heading starts a new blo
 
 import re
 from dataclasses import dataclass
+from statistics import median
 
-from toc.folios import TOP_BAND
+from toc.folio_reads import TOP_BAND
 from toc.layout import Row, body_height, frame_boxes, rows
 from toc.numbers import parse_page
 from toc.text import strip_trailing_leaders
@@ -28,6 +29,8 @@ FRONT_SHARE, FRONT_MIN = 0.2, 40  # where a TOC may start
 MIN_ENTRY_ROWS = 3
 ENTRY_SHARE = 0.45
 HEAD_ROWS = 4  # a heading is among the first rows of a page
+STACK_HEIGHT = 2.5  # line heights: numbers alone in a line this tall are several rows' pages
+NUMBERS = re.compile(r"[0-9０-９ivxlc]+(?:[\s.．]+[0-9０-９ivxlc]+)+[\s.．]*")
 
 
 @dataclass(frozen=True)
@@ -64,8 +67,19 @@ TRAILING = re.compile(
 
 
 DOTTED_END = re.compile(r"\d[.．]\d{1,4}$")
+# A leader dot OCR read after a contents row's page number ("Debian?. 5.").
+PAGE_STOP = re.compile(r"(?<=[0-9０-９])[.．]$")
 # A row whose leader dots run to a page number OCR lost is still a contents row.
 LEADERS_END = re.compile(r"[^\s.．・·•…‥⋯](?:\s*[.．・·•…‥⋯]){2,}\s*$")
+
+
+def entry_page(text: str) -> tuple[str, str] | None:
+    """Return trailing_page of a contents row, forgiving a stop read after its number.
+
+    Only on contents rows: in running text "see chapter 2." ends a sentence.
+    """
+    return trailing_page(text) or (trailing_page(PAGE_STOP.sub("", text))
+                                   if PAGE_STOP.search(text) else None)
 
 
 def _glued(title: str, token: str) -> bool:
@@ -84,8 +98,8 @@ def heading_kind(text: str) -> str | None:
 
 
 def content_rows(page: dict, folio_lines: set[int]) -> list[Row]:
-    """Return the page's rows without its folio rows and small running heads."""
-    page_rows = [row for row in rows(page) if row.text]
+    """Return the page's rows without its folio rows, small running heads and stacked numbers."""
+    page_rows = [row for row in rows(page, keep=_unstacked(page)) if row.text]
     body = body_height(page_rows)
     height = frame_boxes(page)[2]
     kept = []
@@ -98,6 +112,17 @@ def content_rows(page: dict, folio_lines: set[int]) -> list[Row]:
             continue
         kept.append(row)
     return kept
+
+
+def _unstacked(page: dict) -> set[int]:
+    """Return the page's lines but those where OCR read a column of page numbers as one tall
+    line ("2222 3" over the rows of 72, 72, 72, 73): in one row it would lend them all to one
+    entry. The entries it spans lose their pages and are grounded between their neighbours."""
+    boxes = frame_boxes(page)[0]
+    heights = [box[3] - box[1] for box in boxes]
+    usual = median(heights) if heights else 0.0
+    return {index for index, (line, height) in enumerate(zip(page.get("lines") or [], heights))
+            if not (height >= STACK_HEIGHT * usual and NUMBERS.fullmatch(line["text"].strip()))}
 
 
 def page_profile(page: dict, folio_lines: set[int]) -> tuple[str | None, int, int, list[Row]]:

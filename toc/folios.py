@@ -7,40 +7,15 @@ agreeing anchors are filled in; where offsets change, the change is reported
 (missing, duplicated, out-of-order pages) and only unambiguous pages are filled.
 """
 
-import re
-import unicodedata
 from dataclasses import dataclass, field
 
-from toc.layout import is_vertical, rows
+from toc.folio_reads import Folio, candidates
 from toc.model import Anomaly
-from toc.numbers import label, parse_page
+from toc.numbers import label
 
-TOP_BAND, BOTTOM_BAND = 0.13, 0.85
 SUPPORT_WINDOW = 3  # pages each way where an agreeing folio supports a read
 STRONG_WINDOW = 4  # anchors this close on both sides make a page's label well supported
 PLATE_SHARE = 0.3  # a page with under this share of the median line count may be a plate
-PAGE_OF = re.compile(r"(\d{1,4})\s*/\s*\d{1,4}")
-DASHED = re.compile(r"^[-–—－]\s*(\S+?)\s*[-–—－]$")
-EDGE = "()[]{}-–—－|.,:;·•〔〕【】「」『』（）"
-BRACKETS = "()[]{}〔〕【】「」『』（）<>|.・·"
-KANJI_DIGITS = set("〇一二三四五六七八九十百")
-KANJI_LOOKALIKES = str.maketrans({
-    "O": "〇", "o": "〇", "0": "〇", "○": "〇", "◯": "〇", "-": "一", "ー": "一", "—": "一",
-    "－": "一", "―": "一", "ニ": "二", "=": "二", "ハ": "八", "+": "十", "t": "十",
-})
-
-
-@dataclass(frozen=True)
-class Folio:
-    page: int
-    kind: str
-    value: int
-    line: int
-    alone: bool = False  # the number is all its row holds
-
-    @property
-    def offset(self) -> int:
-        return self.page - self.value
 
 
 @dataclass
@@ -70,71 +45,6 @@ class Mapping:
         closest = min(near, key=lambda folio: abs(folio.value - value))
         page = value + closest.offset
         return (page if 1 <= page <= self.page_count else None), False
-
-
-def candidates(page: dict) -> list[Folio]:
-    """Return the folio candidates read in the page's header and footer rows."""
-    height = float(page.get("height") or 1)
-    found = []
-    # On a vertical page a column's last characters reach into the bottom band
-    # (a contents page's page numbers): folios are set across, not down.
-    across = is_vertical(page)
-    edges = {
-        index for index, line in enumerate(page.get("lines") or [])
-        if not TOP_BAND * height < (line["box"][1] + line["box"][3]) / 2 < BOTTOM_BAND * height
-        and not (across and line.get("dir") == "v")
-    }
-    page_rows = rows(page, physical=True, keep=edges)
-    top = [row for row in page_rows[:2] if row.cy < TOP_BAND * height]
-    bottom = [row for row in page_rows[-2:] if row.cy > BOTTOM_BAND * height]
-    for row in top + bottom:
-        if _row_of_numbers(row.text):
-            continue  # the page numbers ending a vertical contents' columns, not a folio
-        for token in _tokens(row.text):
-            parsed = parse_page(token)
-            if parsed:
-                alone = row.text.strip(EDGE + " ") == token
-                found.append(Folio(page["number"], parsed[0], parsed[1], row.line, alone))
-    return sorted(found, key=lambda folio: not folio.alone)
-
-
-def _row_of_numbers(text: str) -> bool:
-    """Return True for a row of three or more separate numbers (a table's, a contents')."""
-    words = text.split()
-    return len(words) >= 3 and all(parse_page(word.strip(EDGE)) for word in words)
-
-
-def _tokens(text: str) -> list[str]:
-    words = text.split()
-    if not words:
-        return []
-    tokens = [words[0].strip(EDGE), words[-1].strip(EDGE)]
-    kanji = kanji_folio(text)
-    if kanji:
-        tokens.insert(0, kanji)
-    tokens += PAGE_OF.findall(text)
-    dashed = DASHED.match(text.strip())
-    if dashed:
-        tokens.append(dashed.group(1))
-    return list(dict.fromkeys(token for token in tokens if token))
-
-
-def kanji_folio(text: str) -> str | None:
-    """Return a kanji folio as kanji digits ("〔一二〕" → 一二, "(二ハ」" → 二八), or None.
-
-    Kanji folios come back in any bracket, spaced, with look-alikes for their
-    digits (ー for 一, O for 〇, ハ for 八); a reading is used only where
-    neighbouring folios agree with it (fit).
-    """
-    if len(text.split()) > 2:
-        return None  # a folio is one number, at most split once by OCR
-    squeezed = "".join(unicodedata.normalize("NFKC", text).split())
-    plain = squeezed.strip(BRACKETS)
-    bracketed = plain != squeezed
-    if not plain or len(plain) > 5 or not (bracketed or any(c in KANJI_DIGITS for c in plain)):
-        return None
-    digits = plain.translate(KANJI_LOOKALIKES)
-    return digits if all(char in KANJI_DIGITS for char in digits) else None
 
 
 def fit(pages: list[dict]) -> Mapping:

@@ -12,7 +12,8 @@ the same words stand in the same band on REPEATED pages or more (digits aside:
 import re
 from collections import Counter
 
-from toc.folios import BOTTOM_BAND, TOP_BAND, fit
+from toc.folio_reads import BOTTOM_BAND, TOP_BAND
+from toc.folios import fit
 from toc.layout import Row, is_vertical, rows
 
 FURNITURE_ROWS = 2

@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from toc.detect import trailing_page
-from toc.folios import TOP_BAND
+from toc.folio_reads import TOP_BAND
 from toc.layout import Row, frame_boxes, rows
 from toc.match import ROW_GAP, Style
 from toc.text import key, numbering

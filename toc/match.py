@@ -5,7 +5,7 @@ from difflib import SequenceMatcher
 from functools import cached_property
 from statistics import median
 
-from toc.folios import TOP_BAND
+from toc.folio_reads import TOP_BAND
 from toc.layout import Row, body_height, frame_boxes, rows
 from toc.text import bigrams, key, numbering
 
@@ -156,7 +156,7 @@ def similarity(title: Title, row: BodyRow) -> float:
         return 0.0
     if row.rest == title.rest or (title.full and row.key == title.full):
         return 1.0
-    if len(title.rest) < SHORT_KEY:
+    if len(title.rest) < SHORT_KEY and not _same_section(title, row):
         return 0.0
     if row.number and row.rest.startswith(title.rest) and len(title.rest) >= 8:
         return 0.86  # a run-in heading: the paragraph follows on the same row
@@ -166,6 +166,12 @@ def similarity(title: Title, row: BodyRow) -> float:
         return 0.0
     ratio = SequenceMatcher(None, title.rest, row.rest, autojunk=False).ratio()
     return ratio if ratio >= MIN_FUZZY else 0.0
+
+
+def _same_section(title: Title, row: BodyRow) -> bool:
+    """Return True when both carry the same section number of two parts or more ("1.1.2"):
+    then a short title may match approximately ("LATEX" where OCR read the logo "LTEX")."""
+    return "." in title.number.strip(".") and title.number.lower() == row.number.lower()
 
 
 def score(title: Title, row: BodyRow, similar: float, distance: int) -> float:

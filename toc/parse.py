@@ -4,7 +4,7 @@ import re
 from dataclasses import dataclass, replace
 
 from toc.columns import merged_columns
-from toc.detect import content_rows, heading_kind, trailing_page
+from toc.detect import content_rows, entry_page, heading_kind, trailing_page
 from toc.kanji import garbled_page, kanji_items
 from toc.layout import Row, frame_boxes, is_vertical
 from toc.layout import rows as make_rows
@@ -162,7 +162,7 @@ def _parse_rows(column: list[Row], toc_page: int, left: float, right: float,
     pending: list[Row] = []
     for row in column:
         # A vertical page's kanji numbers are often misread: kept for repair (kanji.py).
-        found = trailing_page(row.text) or (garbled_page(row.text) if vertical else None)
+        found = entry_page(row.text) or (garbled_page(row.text) if vertical else None)
         if found and not found[0]:
             _attach_page(entries, pending, found[1], toc_page, left, row.x1)
             pending = []
@@ -296,7 +296,7 @@ def _run_in(text: str) -> list[str]:
 
 
 def _title_and_token(piece: str) -> tuple[str, str | None]:
-    found = trailing_page(piece)
+    found = entry_page(piece)
     if not found:  # leaders that ran to a page number OCR lost go with it
         return tidy_title(strip_trailing_leaders(piece.strip())), None
     return tidy_title(found[0].strip()), found[1]

@@ -67,3 +67,12 @@ def test_prediction_is_strong_only_between_agreeing_folios():
     mapping = fit(book(["1", "2", "3", "4", "5", "6", "7", "8"]))
     assert mapping.predict("arabic", 5) == (5, True)
     assert mapping.predict("arabic", 40) == (None, False)
+
+
+def test_a_contents_entry_at_the_top_of_a_page_is_no_folio():
+    # Each contents page opens with an entry whose page is 10 more than the page's place,
+    # which reads like a run of folios; the roman folio of page 3 is misread.
+    pages = [page(number, [f"{number}.1 An entry . . . . . {number + 10}",
+                           f"{number}.2 Another . . . . . {number + 11}"] * 8, folio=folio)
+             for number, folio in enumerate(["i", "ii", "ii", "iv", "v"], start=1)]
+    assert [fit(pages).labels.get(n) for n in range(1, 6)] == ["i", "ii", "iii", "iv", "v"]

@@ -1,6 +1,6 @@
 import pytest
 
-from toc.detect import heading_kind, trailing_page
+from toc.detect import entry_page, heading_kind, trailing_page
 from toc.numbers import kanji_value, numeral_value, parse_page, to_roman
 from toc.text import clean, key, numbering
 
@@ -87,6 +87,17 @@ def test_key_folds_look_alikes(left, right):
 ])
 def test_trailing_page(text, expected):
     assert trailing_page(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("2.1 What is the latest version?. 5.", ("2.1 What is the latest version?", "5")),
+    ("12.5 How do I report a bug?.. 56.", ("12.5 How do I report a bug?", "56")),
+    ("Knots 3", ("Knots", "3")),
+    ("1.2.", None),  # a section number and its stop, not a page
+    ("Sails.", None),
+])
+def test_a_contents_row_keeps_its_page_with_a_stop_read_after_it(text, expected):
+    assert entry_page(text) == expected
 
 
 @pytest.mark.parametrize("text, kind", [

@@ -3,7 +3,7 @@ import pytest
 from toc.levels import levels
 from toc.parse import parse_pages
 from toc.repair import plausible_repair, suspects
-from tests.toc.pages import SIZE, page, toc_row, vertical_page
+from tests.toc.pages import SIZE, line, page, toc_row, vertical_page
 
 
 def parse(*pages):
@@ -325,3 +325,13 @@ def test_a_chapter_set_in_among_sections_is_one_of_them_on_a_scan():
                raw("Notes", 85), raw("Chapter 3 Fonts", 100), raw("Chapter 5 Notes", 101),
                raw("Index", 85)]
     assert levels(entries) == [1, 2, 2, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 2, 1]
+
+
+def test_a_column_of_page_numbers_read_as_one_tall_line_lends_none_to_one_entry():
+    toc = page(3, ["#Contents", toc_row("5.2 Fonts", 71), [("5.3 Space", 72.0, 200.0)],
+                   [("5.3.1 Leading", 90.0, 200.0)], [("5.3.2 Paragraphs", 90.0, 200.0)],
+                   toc_row("5.3.3 Rules", 74)])
+    toc["lines"].append(line("2222 3", 520.0, 132.0, 532.0, height=38.0))  # 72, 72, 72, 73
+    assert titles(parse(toc)) == [("5.2 Fonts", "71"), ("5.3 Space", None),
+                                  ("5.3.1 Leading", None), ("5.3.2 Paragraphs", None),
+                                  ("5.3.3 Rules", "74")]

@@ -151,3 +151,11 @@ def test_a_page_number_read_as_a_capital_roman_is_still_the_page():
     assert [(r.title, r.token, r.printed) for r in raws] == [
         ("Thanks", "iii", ("roman", 3)), ("Preface", "v", ("roman", 5)),
         ("Part V Tides", "9", ("arabic", 9))]
+
+
+def test_a_short_title_under_the_same_section_number_matches_approximately():
+    rows = CHAPTERS[:3] + [("2.1 LATEX", 5), ("3 Weather", 7)]
+    headings = {p: [t] for t, p in rows}
+    headings[5] = ["2.1 LTEX"]  # OCR lost the logo's raised A
+    entry = by_title(recover(make_book(rows, headings)))["2.1 LATEX"]
+    assert (entry.page, entry.status) == (7, "fuzzy")
