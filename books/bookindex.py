@@ -13,10 +13,14 @@ import unicodedata
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.utils.translation import gettext_noop
 
 from books.models import Book, IndexEntry
 from books.text import CJK
 
+KIND_NAMES = (gettext_noop("figure"), gettext_noop("table"))
+"""The kinds of a listed item as the Index tab names them (``IndexEntry.Kind``'s labels,
+translated by value in the template): here so that makemessages keeps them."""
 UNMAPPED_KIND = "index_unmapped"
 BY = "backindex"  # the anomalies this module reports: a re-run replaces them and nothing else
 UNMAPPED_SHARE = 0.5  # more of the index's page references unmapped than this is an anomaly
