@@ -1,5 +1,6 @@
 """The reference interview: one short question, only when close places need telling apart."""
 
+from dataclasses import replace
 from types import SimpleNamespace
 
 import pytest
@@ -128,3 +129,10 @@ def test_an_option_is_named_by_telling_words_each_once():
                        terms=("make", "variables", "inspect"))
     clarify = asked([variables, persistent])
     assert [o.why for o in clarify.options] == ["function", "inspect"]
+
+
+def test_once_asking_a_third_place_not_quite_as_close_is_offered_too():
+    third = replace(PAUSE, score=0.16)  # over OFFERED, under CLOSE, of the first's 0.30
+    clarify = asked([BREAKPOINTS, KEYBOARD, third])
+    assert [o.place for o in clarify.options] == [BREAKPOINTS, KEYBOARD, third]
+    assert asked([BREAKPOINTS, replace(KEYBOARD, score=0.2), third]) is None  # not close: no question
