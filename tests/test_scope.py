@@ -2,6 +2,7 @@
 
 import unicodedata
 
+import numpy as np
 import pytest
 
 import retrieval
@@ -90,3 +91,18 @@ def test_a_japanese_chapter_named_by_topic(shelf):
     answer = retrieval.ask("航海の手引きの気象の章で、霧のときはどうする？")
     assert places(answer)[0] == ("航海の手引き", "1.2 霧")
     assert "第1章 気象" not in [crumb for _, crumb in places(answer)]
+
+
+@pytest.mark.django_db
+def test_a_chapter_named_by_topic_is_one_books_where_one_comes_clearly_nearer(shelf, monkeypatch):
+    from retrieval.ranking.shelf import Shelf
+
+    sailing, koukai = shelf
+    nearness = {"2 Knots": 0.9, "第2章 航法": 0.6}
+    monkeypatch.setattr(scope, "_nearness", lambda topic, titles: np.array(
+        [nearness.get(title, 0.0) for title in titles]))
+    asked = scope.Scope(scope.CHAPTER, "in the chapter on knots", "how?", topic="knots")
+    books = Shelf({book.pk: book for book in shelf})
+    assert set(scope.sections(asked, books, books.book_ids)) == {sailing.pk}
+    nearness["第2章 航法"] = 0.85  # as near, within ONE_UNIT: either may be meant
+    assert set(scope.sections(asked, books, books.book_ids)) == {sailing.pk, koukai.pk}

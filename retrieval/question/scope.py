@@ -27,6 +27,11 @@ NEAR_TITLE = 0.35
 """A unit named by its topic is one whose title comes at least this near the topic (the
 multilingual encoder's cosine), unless a word of the topic is in its title."""
 
+ONE_UNIT = 0.1
+"""A unit named by its topic in a question that names no book is looked for in every book;
+the books whose unit comes within this of the nearest are searched (the reader means one
+unit: 「パッケージ作りのおすすめのやり方をまとめた章」 is the developer's reference's chapter
+on best practice, not the nearest chapter of every manual on the shelf)."""
 _END_EN = r"\s*(?:[,:;]|—|–\s)\s*"
 _BOOK_EN = r"(?:\s+(?:of|in)\s+(?P<book>[^,:;?]+?))?"
 _PAGES_EN = re.compile(
@@ -146,20 +151,25 @@ def _rest(text: str, match, start: int | None = None) -> str:
 
 def sections(scope: Scope, shelf, book_ids) -> dict[int, set[int]]:
     """Return book id → the keys of the sections inside scope, in the books of book_ids, less
-    the unit named itself where it has sections of its own (the answer lies inside it)."""
-    found = {}
+    the unit named itself where it has sections of its own (the answer lies inside it). A
+    unit named by its topic is one unit: where several books have one near it, those whose
+    unit comes within ONE_UNIT of the nearest."""
+    found, nearness = {}, {}
     for book_id in book_ids:
         chunks = shelf.index(book_id).chunks
         graph = units.tree(chunks)
         if scope.kind == PAGES:
             keys = _in_pages(shelf, book_id, chunks, scope.pages)
         else:
-            key = _unit_key(scope, chunks)
+            key, nearness[book_id] = _unit_key(scope, chunks)
             keys = units.subtree(graph, key)
             if key is not None and len(keys) > 1:
                 keys = keys - {key}
         if keys:
             found[book_id] = keys
+    near = [nearness[b] for b in found if nearness.get(b) is not None]
+    if near:
+        found = {b: keys for b, keys in found.items() if nearness[b] >= max(near) - ONE_UNIT}
     return found
 
 
@@ -174,22 +184,23 @@ def _in_pages(shelf, book_id, chunks, printed) -> set[int]:
     return inside - wider
 
 
-def _unit_key(scope: Scope, chunks) -> int | None:
+def _unit_key(scope: Scope, chunks) -> tuple[int | None, float | None]:
     """Return the key of the unit scope names: by its number, or the unit whose title is
-    nearest its topic (a reader's "chapter" may be the book's part, and the reverse)."""
+    nearest its topic (a reader's "chapter" may be the book's part, and the reverse), with
+    how near it is (None for a number)."""
     if scope.number is not None:
         kind = "section" if scope.kind == SECTION else scope.kind
-        return units.numbered(chunks, kind, scope.number)
+        return units.numbered(chunks, kind, scope.number), None
     if not scope.topic:
-        return None
+        return None, None
     asked = units.units(chunks, scope.kind)
     other = units.units(chunks, PART if scope.kind == CHAPTER else CHAPTER)
     candidates = [chunks[k] for k in dict.fromkeys(asked + other)]
     if not candidates:
-        return None
+        return None, None
     near = _nearness(scope.topic, [c.title for c in candidates])
     best = int(np.argmax(near))
-    return candidates[best].key if near[best] >= NEAR_TITLE else None
+    return (candidates[best].key, float(near[best])) if near[best] >= NEAR_TITLE else (None, None)
 
 
 def _nearness(topic: str, titles: list[str]) -> np.ndarray:
