@@ -213,6 +213,45 @@ def scans(tmp_path_factory) -> list[Path]:
     return make_scanned_books(tmp_path_factory.mktemp("scans"))
 
 
+def api_as(app_server, playwright_driver, username: str = "alice"):
+    """Return a request context that calls the API as username (dispose of it after)."""
+    return playwright_driver.request.new_context(
+        base_url=app_server.url,
+        http_credentials={"username": username, "password": PERSONAS[username], "send": "always"})
+
+
+def upload(api, path: Path) -> dict:
+    """Register path through the API; return the book as the API gives it."""
+    response = api.post("/api/books", multipart={"file": {
+        "name": path.name, "mimeType": "application/pdf", "buffer": path.read_bytes()}})
+    assert response.ok, response.text()
+    return response.json()["book"]
+
+
+def wait_until_read(api, app_server, book_id: int) -> None:
+    """Wait until every stage of the book is done; fail at once when one failed."""
+    deadline = time.monotonic() + PIPELINE_SECONDS
+    while True:
+        stages = api.get(f"/api/books/{book_id}").json()["stages"]
+        if stages and all(stage["status"] == "done" for stage in stages.values()):
+            return
+        if any(stage["status"] == "failed" for stage in stages.values()):
+            pytest.fail(f"Book {book_id} failed: {stages}\n{app_server.log_tail()}")
+        if time.monotonic() > deadline:
+            pytest.fail(f"Book {book_id} not read in {PIPELINE_SECONDS} s: {stages}")
+        time.sleep(0.5)
+
+
+def register(app_server, playwright_driver, path: Path) -> dict:
+    """Register path through the API as alice and wait until it is read; return the book as
+    the API gave it."""
+    api = api_as(app_server, playwright_driver)
+    book = upload(api, path)
+    wait_until_read(api, app_server, book["id"])
+    api.dispose()
+    return book
+
+
 @pytest.fixture(scope="package")
 def shelved(app_server, scans, playwright_driver) -> dict[str, int]:
     """Make sure both scans are on the shelf and read to the end; return {title: book id}.
@@ -220,27 +259,12 @@ def shelved(app_server, scans, playwright_driver) -> dict[str, int]:
     Registering is idempotent (the same file is the same book), so this works whether or
     not the registration journey already dropped them.
     """
-    api = playwright_driver.request.new_context(
-        base_url=app_server.url,
-        http_credentials={"username": "alice", "password": PERSONAS["alice"], "send": "always"},
-    )
+    api = api_as(app_server, playwright_driver)
     books = {}
     for scan in scans:
-        response = api.post("/api/books", multipart={"file": {
-            "name": scan.name, "mimeType": "application/pdf", "buffer": scan.read_bytes()}})
-        assert response.ok, response.text()
-        book = response.json()["book"]
+        book = upload(api, scan)
         books[book["title"]] = book["id"]
-    deadline = time.monotonic() + PIPELINE_SECONDS
     for book_id in books.values():
-        while True:
-            stages = api.get(f"/api/books/{book_id}").json()["stages"]
-            if stages and all(stage["status"] == "done" for stage in stages.values()):
-                break
-            if any(stage["status"] == "failed" for stage in stages.values()):
-                pytest.fail(f"Book {book_id} failed: {stages}\n{app_server.log_tail()}")
-            if time.monotonic() > deadline:
-                pytest.fail(f"Book {book_id} not read in {PIPELINE_SECONDS} s: {stages}")
-            time.sleep(0.5)
+        wait_until_read(api, app_server, book_id)
     api.dispose()
     return books

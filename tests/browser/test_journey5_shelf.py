@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.books import BOATS_TITLE, FUNE_TITLE, OARS, OARS_TITLE, make_book
-from tests.browser.conftest import PERSONAS, PIPELINE_SECONDS, ask, screenshot
+from tests.browser.conftest import ask, register, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -30,23 +30,9 @@ def page_image_drawn(page):
 @pytest.fixture(scope="module")
 def oars(app_server, shelved, playwright_driver, tmp_path_factory):
     """Register the book this journey renames and deletes; return (its id, its file)."""
-    import time
-
     path = make_book(tmp_path_factory.mktemp("oars") / "oars.pdf", OARS, fontname="helv",
                      title_size=22)
-    api = playwright_driver.request.new_context(
-        base_url=app_server.url,
-        http_credentials={"username": "alice", "password": PERSONAS["alice"], "send": "always"})
-    response = api.post("/api/books", multipart={"file": {
-        "name": path.name, "mimeType": "application/pdf", "buffer": path.read_bytes()}})
-    assert response.ok, response.text()
-    book_id = response.json()["book"]["id"]
-    deadline = time.monotonic() + PIPELINE_SECONDS
-    while not all(stage["status"] == "done"
-                  for stage in api.get(f"/api/books/{book_id}").json()["stages"].values()):
-        assert time.monotonic() < deadline, app_server.log_tail()
-        time.sleep(0.5)
-    api.dispose()
+    book_id = register(app_server, playwright_driver, path)["id"]
     return book_id, path
 
 

@@ -5,7 +5,6 @@ screen answers in Japanese without anyone touching the language switch.
 """
 
 import re
-import time
 from pathlib import Path
 
 import pymupdf
@@ -14,7 +13,7 @@ from playwright.sync_api import expect
 from pypdf import PdfReader
 
 from tests.browser.books import HEIGHT, WIDTH, make_book
-from tests.browser.conftest import LAPTOP, PERSONAS, PIPELINE_SECONDS, screenshot
+from tests.browser.conftest import LAPTOP, PERSONAS, PIPELINE_SECONDS, register, screenshot
 from tests.browser.test_journey1_register import drag_and_drop
 from tests.pdfs import scan_of
 
@@ -53,31 +52,6 @@ def titled(path: Path, title: str) -> Path:
         document.set_metadata({"title": title})
         document.saveIncr()
     return path
-
-
-def register(app_server, playwright_driver, path: Path) -> int:
-    """Register path through the API and wait until it is read; return the book's id."""
-    api = playwright_driver.request.new_context(
-        base_url=app_server.url,
-        http_credentials={"username": "alice", "password": PERSONAS["alice"], "send": "always"})
-    response = api.post("/api/books", multipart={"file": {
-        "name": path.name, "mimeType": "application/pdf", "buffer": path.read_bytes()}})
-    assert response.ok, response.text()
-    book_id = response.json()["book"]["id"]
-    wait_until_read(api, app_server, book_id)
-    api.dispose()
-    return book_id
-
-
-def wait_until_read(api, app_server, book_id: int) -> None:
-    deadline = time.monotonic() + PIPELINE_SECONDS
-    while True:
-        stages = api.get(f"/api/books/{book_id}").json()["stages"]
-        if stages and all(stage["status"] == "done" for stage in stages.values()):
-            return
-        assert not any(s["status"] == "failed" for s in stages.values()), app_server.log_tail()
-        assert time.monotonic() < deadline, f"not read in time: {stages}"
-        time.sleep(0.5)
 
 
 def test_a_japanese_librarian_registers_asks_clips_and_reviews_in_japanese(
@@ -171,7 +145,7 @@ def test_the_highlight_covers_the_asked_word_on_a_born_page(
     born = titled(make_book(tmp_path / "plots.pdf", PLOT, fontname="tiro"), "Plots, born")
     with pymupdf.open(born) as document:
         [word] = document[0].search_for("multiplot")
-    book_id = register(app_server, playwright_driver, born)
+    book_id = register(app_server, playwright_driver, born)["id"]
     page = open_japanese(chromium, app_server, "bob")
     page.goto(f"/books/{book_id}/pages/1/?q=multiplot")
     expect(page.locator(".found")).to_contain_text("1 か所に印を付けました")
@@ -201,7 +175,7 @@ def test_the_highlight_covers_the_asked_word_on_a_scanned_page(
     with pymupdf.open(born) as document:
         word = ink_box(document[0], document[0].search_for("multiplot")[0])
     scan = titled(scan_of(born, tmp_path / "plots-scan.pdf", dpi=200), "Plots, scanned")
-    book_id = register(app_server, playwright_driver, scan)
+    book_id = register(app_server, playwright_driver, scan)["id"]
     page = open_japanese(chromium, app_server, "bob")
     page.goto(f"/books/{book_id}/pages/1/?q=multiplot")
     expect(page.locator(".found")).to_contain_text("1 か所に印を付けました")

@@ -7,14 +7,13 @@ as it was.
 """
 
 import re
-import time
 
 import pymupdf
 import pytest
 from playwright.sync_api import expect
 
 from tests.browser.books import make_book
-from tests.browser.conftest import PERSONAS, PHONE, PIPELINE_SECONDS, ask, screenshot
+from tests.browser.conftest import PHONE, ask, register, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -40,20 +39,8 @@ def dinghy(app_server, playwright_driver, tmp_path_factory):
     with pymupdf.open(born) as document:
         document.set_metadata({"title": DINGHY_TITLE, "author": "Ann Reef and Bo Line"})
         document.save(path)
-    api = playwright_driver.request.new_context(
-        base_url=app_server.url,
-        http_credentials={"username": "alice", "password": PERSONAS["alice"], "send": "always"})
-    response = api.post("/api/books", multipart={"file": {
-        "name": path.name, "mimeType": "application/pdf", "buffer": path.read_bytes()}})
-    assert response.ok, response.text()
-    book = response.json()["book"]
+    book = register(app_server, playwright_driver, path)
     assert book["authors"] == ["Ann Reef", "Bo Line"]
-    deadline = time.monotonic() + PIPELINE_SECONDS
-    while not all(stage["status"] == "done"
-                  for stage in api.get(f"/api/books/{book['id']}").json()["stages"].values()):
-        assert time.monotonic() < deadline, app_server.log_tail()
-        time.sleep(0.5)
-    api.dispose()
     return book["id"]
 
 
