@@ -15,6 +15,7 @@ MIN_FUZZY = 0.8
 SHORT_KEY = 6  # keys this short must match exactly
 WHOLE_KEY = 4  # a row that is exactly a title this long is the title
 MAX_HEADING_KEY = 200
+TIGHT = 0.5  # body lines: a row closer than this to the row below is a line of the text
 HEAD_GAP = 1.5  # a running head stands at least this many body lines above the text
 HEAD_SHARE = 0.3  # a book has running heads when this share of its pages shows one
 HEAD_SLACK = 0.35  # body lines a running head's centre may stray from the book's
@@ -102,7 +103,8 @@ def page_rows(page: dict, skip_lines: set[int], style: Style = PLAIN) -> list[Bo
     height = frame_boxes(page)[2]
     out = []
     for position, row in enumerate(found):
-        if skip_lines.intersection(row.lines) or _running_head(row, position, body, height):
+        below = next((other for other in found[position + 1:] if other.y0 > row.cy), None)
+        if skip_lines.intersection(row.lines) or _running_head(row, position, body, height, below):
             continue
         if style.running_head(row, position):
             continue
@@ -117,8 +119,11 @@ def page_rows(page: dict, skip_lines: set[int], style: Style = PLAIN) -> list[Bo
     return out
 
 
-def _running_head(row: Row, position: int, body: float, height: float) -> bool:
-    return position < 2 and row.cy < TOP_BAND * height and row.height <= 1.2 * body
+def _running_head(row: Row, position: int, body: float, height: float, below: Row | None) -> bool:
+    """Return True for a small row at the top that stands apart from the text below it; one
+    close against it is the text's first line (a heading set at body size opening the page)."""
+    apart = below is None or below.y0 - row.y1 >= TIGHT * body
+    return position < 2 and row.cy < TOP_BAND * height and row.height <= 1.2 * body and apart
 
 
 def with_next(rows_: list[BodyRow]) -> list[BodyRow]:

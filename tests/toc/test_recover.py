@@ -159,3 +159,14 @@ def test_a_short_title_under_the_same_section_number_matches_approximately():
     headings[5] = ["2.1 LTEX"]  # OCR lost the logo's raised A
     entry = by_title(recover(make_book(rows, headings)))["2.1 LATEX"]
     assert (entry.page, entry.status) == (7, "fuzzy")
+
+
+def test_a_heading_at_body_size_opening_a_page_is_no_running_head():
+    headings = {p: [t] for t, p in CHAPTERS if t != "2.1 The bowline"}
+    pages = make_book(CHAPTERS, headings)
+    opened = pages[6]  # printed 5: its first line, close against the text, is the heading
+    pages[6] = page(7, ["2.1 The bowline"] + [f"Body text line {i}." for i in range(20)],
+                    folio=5)
+    assert opened["number"] == 7
+    entry = by_title(recover(pages))["2.1 The bowline"]
+    assert (entry.page, entry.status, entry.line) == (7, "exact", 0)
