@@ -106,3 +106,34 @@ def test_a_chapter_named_by_topic_is_one_books_where_one_comes_clearly_nearer(sh
     assert set(scope.sections(asked, books, books.book_ids)) == {sailing.pk}
     nearness["第2章 航法"] = 0.85  # as near, within ONE_UNIT: either may be meant
     assert set(scope.sections(asked, books, books.book_ids)) == {sailing.pk, koukai.pk}
+
+
+@pytest.mark.parametrize("question,book", [
+    ("In section 5.15 of the Japanese Debian New Maintainers' Guide, how do I x?",
+     "Japanese Debian New Maintainers' Guide"),
+    ("In the memoir manual's chapter on page notes, how do I x?", "memoir manual"),
+    ("Around pages 96–99 of the beamer user guide, how can I x?", "beamer user guide"),
+    ("開発者リファレンスの、開発者の責務について書かれた章で、脱退の手続きは？", "開発者リファレンス"),
+    ("「LaTeX 2ε への道」の 72〜74 ページで、字下げをやめるには？", "LaTeX 2ε への道"),
+    ("In chapter 1, which sail sits forward?", ""),
+])
+def test_the_book_a_scope_is_in_is_read_as_the_reader_names_it(question, book):
+    assert scope.read(question).book == book
+
+
+@pytest.mark.django_db
+def test_a_scopes_book_named_in_other_words_is_found_by_meaning(shelf, monkeypatch):
+    from retrieval.ranking.shelf import Shelf
+
+    sailing, koukai = shelf
+    books = Shelf({book.pk: book for book in shelf})
+    in_book = scope.Scope(scope.CHAPTER, "", "how?", topic="weather", book="航海の手引き")
+    assert scope.named_book(in_book, books, {}) == [koukai.pk]
+    vectors = {"the cruising manual": [0.70, 0.71], "Sailing Handbook": [1.0, 0.0],
+               "航海の手引き": [0.0, 1.0]}  # as near the one as the other: no book is named
+    monkeypatch.setattr(scope, "_title_vectors", lambda model, titles: np.array(
+        [vectors[title] for title in titles]))
+    vague = scope.Scope(scope.CHAPTER, "", "how?", topic="weather", book="the cruising manual")
+    assert scope.named_book(vague, books, {}) == []
+    vectors["the cruising manual"] = [0.2, 0.98]
+    assert scope.named_book(vague, books, {}) == [koukai.pk]

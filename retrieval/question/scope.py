@@ -12,6 +12,7 @@ the answer itself. ``read`` is pure; ``sections`` finds the place on the shelf.
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -27,6 +28,12 @@ NEAR_TITLE = 0.35
 """A unit named by its topic is one whose title comes at least this near the topic (the
 multilingual encoder's cosine), unless a word of the topic is in its title."""
 
+BOOK_NEAR, BOOK_APART = 0.45, 0.05
+"""A scope's book named in the other language (「開発者リファレンス」 for "Debian Developer's
+Reference", "the Japanese Debian New Maintainers' Guide" for 「Debian 新メンテナーガイド」)
+shares no word with its title: the multilingual encoder reads them alike (0.51 and 0.84 on
+the dev books, the next title 0.27 and 0.64 behind; "the Octave manual" comes nearest the
+Octave manual's title at 0.46)."""
 ONE_UNIT = 0.1
 """A unit named by its topic in a question that names no book is looked for in every book;
 the books whose unit comes within this of the nearest are searched (the reader means one
@@ -80,6 +87,9 @@ class Scope:
     """The number printed before the heading ("6.5", "iii", "12")."""
     topic: str = ""
     """What the unit is about, as the reader says it ("page notes", 「数式」)."""
+    book: str = ""
+    """The book the scope is in, as the reader names it ("the memoir manual",
+    「開発者リファレンス」), "" where the phrase names none."""
 
 
 def read(question: str) -> Scope | None:
@@ -91,15 +101,18 @@ def read(question: str) -> Scope | None:
 def _read_en(text: str) -> Scope | None:
     match = _PAGES_EN.match(text)
     if match:
-        return Scope(PAGES, match["phrase"], _rest(text, match), pages=_pages(match))
+        return Scope(PAGES, match["phrase"], _rest(text, match), pages=_pages(match),
+                     book=_book(match["book"]))
     match = _SECTION_EN.match(text)
     if match:
-        return Scope(SECTION, match["phrase"], _rest(text, match), number=match["n"])
+        return Scope(SECTION, match["phrase"], _rest(text, match), number=match["n"],
+                     book=_book(match["book"]))
     match = _UNIT_EN.match(text)
     if match:
         number = match["n"].casefold() if match["n"] else None
         return Scope(_UNITS[match["unit"].casefold()], match["phrase"], _rest(text, match),
-                     number=number, topic=(match["topic"] or "").strip())
+                     number=number, topic=(match["topic"] or "").strip(),
+                     book=_book(match["owner"] or match["book"]))
     return None
 
 
@@ -109,19 +122,26 @@ def _read_ja(text: str) -> Scope | None:
         if not match or not _rest(text, match):
             continue
         # the book named before the phrase (「新メンテナーガイドの 4.4 節で」) is not what is asked
-        start = 0 if _OWNER_JA.match(text[:match.start()]) else match.start()
+        owned = _OWNER_JA.match(text[:match.start()])
+        start = 0 if owned else match.start()
         phrase, rest = text[start:match.end("phrase")], _rest(text, match, start)
+        book = _book(re.sub(r"の?\s*[、,]?\s*$", "", text[:match.start()])) if owned else ""
         if pattern is _PAGES_JA:
-            return Scope(PAGES, phrase, rest, pages=_pages(match))
+            return Scope(PAGES, phrase, rest, pages=_pages(match), book=book)
         if pattern is _SECTION_JA:
             number = match["n"] or str(unit_number(match["k"]) or "")
-            return Scope(SECTION, phrase, rest, number=number or None)
+            return Scope(SECTION, phrase, rest, number=number or None, book=book)
         topic = _TOPIC_JA_TAIL.sub("", match["topic"].strip(" のをは")).strip(" の")
         number = unit_number(match["n"]) if match["n"] else None
         if topic or number is not None:
             return Scope(_UNITS[match["unit"]], phrase, rest,
-                         number=_roman_or_digits(match["n"], number), topic=topic)
+                         number=_roman_or_digits(match["n"], number), topic=topic, book=book)
     return None
+
+
+def _book(named: str | None) -> str:
+    """Return how the reader names the scope's book, without quotes and articles."""
+    return re.sub(r"(?i)^(?:the|its)\s+", "", (named or "").strip(" 「」『』\"'“”")).strip()
 
 
 def _roman_or_digits(written: str | None, value: int | None) -> str | None:
@@ -173,6 +193,33 @@ def sections(scope: Scope, shelf, book_ids) -> dict[int, set[int]]:
     return found
 
 
+def named_book(scope: Scope, shelf, covers) -> list[int]:
+    """Return [the book the scope's own words name], where the question's words named none:
+    the book whose title (covers: book id → the title on its title page) the multilingual
+    encoder puts nearest them, at least BOOK_NEAR and BOOK_APART ahead of the next; else []."""
+    if not scope.book or not shelf.book_ids:
+        return []
+    titles = [covers.get(pk) or shelf.books[pk].title for pk in shelf.book_ids]
+    model = _multilingual().name
+    near = _title_vectors(model, tuple(titles)) @ _title_vectors(model, (scope.book,))[0]
+    order = np.argsort(-near)
+    best = float(near[order[0]])
+    second = float(near[order[1]]) if len(order) > 1 else 0.0
+    return [shelf.book_ids[int(order[0])]] if best >= BOOK_NEAR and best - second >= BOOK_APART \
+        else []
+
+
+@lru_cache(maxsize=64)
+def _title_vectors(model: str, titles: tuple[str, ...]) -> np.ndarray:
+    """Return the titles' vectors by the multilingual encoder named model (a shelf's titles
+    are read once)."""
+    return _multilingual().encode(list(titles))
+
+
+def _multilingual():
+    return next(e for e in embeddings.encoders() if e.role == embeddings.MULTILINGUAL)
+
+
 def _in_pages(shelf, book_id, chunks, printed) -> set[int]:
     """Return the sections whose pages meet the printed range, less those that hold the whole
     range and more (the deepest section spanning the range is not what was asked)."""
@@ -210,6 +257,5 @@ def _nearness(topic: str, titles: list[str]) -> np.ndarray:
     words = set(analysis.question_terms(topic))
     shared = np.array([len(words & set(analysis.terms(title))) / max(1, len(words))
                        for title in titles])
-    encoder = next(e for e in embeddings.encoders() if e.role == embeddings.MULTILINGUAL)
-    vectors = encoder.encode([topic, *titles])
+    vectors = _multilingual().encode([topic, *titles])
     return shared + vectors[1:] @ vectors[0]

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from books import bookindex
 from books.text import language_of
-from retrieval.question import followups, locator, query, scope, units
+from retrieval.question import followups, locator, names, query, scope, units
 from retrieval.ranking import captions, indexed, narrowing
 from retrieval.question.parts import PART_CHOICES, assigned
 from retrieval.question.query import NAVIGATE, RANGE
@@ -87,8 +87,8 @@ def _captioned(reading, found, question, scored) -> list[Found]:
 def within_scope(reading, limit, exclude, _recommend=None) -> Gathered:
     """Return the places inside the scope the question names (in the books it names) that
     answer what it asks there; where the scope is not on the shelf, the ordinary lookup."""
-    allowed = scope.sections(reading.scope, reading.shelf, reading.strong or
-                             reading.shelf.book_ids)
+    books = reading.strong or scope.named_book(reading.scope, reading.shelf, names.all_names())
+    allowed = scope.sections(reading.scope, reading.shelf, books or reading.shelf.book_ids)
     if not allowed:
         return lookup(reading, limit, exclude)
     out, question = Gathered(), reading.question()
