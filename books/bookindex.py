@@ -147,6 +147,13 @@ def list_items(book: Book):
         "position")
 
 
+def listed(book_ids, kinds) -> list[IndexEntry]:
+    """Return the figures or tables (kinds) the books of book_ids list that were mapped to a
+    page, in printed order."""
+    found = IndexEntry.objects.filter(book_id__in=list(book_ids), kind__in=list(kinds))
+    return [item for item in found.order_by("book_id", "position") if item.pages and item.pages[0]]
+
+
 def records(book: Book) -> list[dict]:
     """Return the book's index terms as {term, parent, pages, labels, see} dicts: pages
     physical and 1-based (unmapped locators left out), labels as printed."""

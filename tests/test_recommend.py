@@ -164,7 +164,7 @@ def test_the_rarest_words_are_the_distinctive_ones():
 
 
 def test_asked_which_book_the_cards_follow_the_picks():
-    from retrieval.ranking.gather import Found
+    from retrieval.ranking.found import Found
     from retrieval.ranking.gather import by_book as _by_book
 
     found = [Found(2, 0, 0.5), Found(1, 3, 0.4), Found(3, 1, 0.3), Found(2, 4, 0.2),
@@ -176,7 +176,7 @@ def test_asked_which_book_the_cards_follow_the_picks():
 
 
 def test_asked_which_book_each_book_shows_a_few_cards_its_place_first():
-    from retrieval.ranking.gather import Found
+    from retrieval.ranking.found import Found
     from retrieval.ranking.gather import by_book as _by_book
 
     # The first book matches best many times over; the guide names its chapter (key 9).

@@ -15,7 +15,7 @@ from retrieval.answer import guide, quotes
 from retrieval.index import embeddings, lexical
 from retrieval.question import units
 from retrieval.ranking import recommend
-from retrieval.ranking.gather import Found
+from retrieval.ranking.found import Found
 from retrieval.results import Result
 
 QUOTED = 5  # results that get a quoted sentence (the rest keep an excerpt)

@@ -11,6 +11,7 @@ answered as before.
 
 import re
 
+from books import bookindex
 from books.models import IndexEntry
 from retrieval.question import analysis
 
@@ -43,14 +44,13 @@ def caption(question, book_ids) -> IndexEntry | None:
     if not wanted:
         return None
     best, best_share = None, 0.0
-    items = IndexEntry.objects.filter(book_id__in=list(book_ids), kind__in=kinds).exclude(pages=[])
-    for item in items.order_by("book_id", "position"):
+    for item in bookindex.listed(book_ids, kinds):
         words = set(analysis.terms(analysis.fold(item.term))) - set().union(*ASKED.values())
         if not words:
             continue
         shared = len(words & wanted)
         share = min(shared / len(wanted), shared / len(words))
-        if share >= COVERS and share > best_share and item.pages and item.pages[0]:
+        if share >= COVERS and share > best_share:
             best, best_share = item, share
     return best
 

@@ -16,6 +16,7 @@ from retrieval.question import followups, locator, names, query, scope, units
 from retrieval.ranking import captions, indexed, narrowing
 from retrieval.question.parts import PART_CHOICES, assigned
 from retrieval.question.query import NAVIGATE, RANGE
+from retrieval.ranking.found import Found
 from retrieval.ranking.rank import Question, pool
 
 OTHER_BOOK_CARDS = 2
@@ -23,22 +24,6 @@ OTHER_BOOK_CARDS = 2
 book the rest): asked for a book on footnotes, memoir's 33 places came before the LaTeX
 guide's 2.9 脚注, at card 34 of 40."""
 _PRONOUN = re.compile(r"(?i)\b(?:it|its|them|they|this|that|these|those)\b|それ|これ|その|この")
-
-
-@dataclass
-class Found:
-    """A place chosen for the answer: a section, how sure, and what it answers."""
-
-    book_id: int
-    key: int
-    score: float
-    part: str | None = None
-    unit: str | None = None
-    question: Question | None = None
-    pages: tuple[int, int] | None = None
-    """The pages the card shows where not the whole section's (a page an index names)."""
-    indexed: str | None = None
-    """The entry of the book's own index that sends a reader here (``ranking.indexed``)."""
 
 
 @dataclass
@@ -63,25 +48,27 @@ def lookup(reading, limit, exclude, _recommend=None) -> Gathered:
     out = Gathered()
     found = _ranked(reading, reading.question(), limit, exclude, out)
     found = indexed.offer(found, reading.shelf, out.asked, out.scored, exclude)
-    out.batches.append(_captioned(reading, found, out.asked, out.scored) + found)
+    shown = _captioned(reading, found, out.asked, out.scored)
+    if shown is not None:  # the caption's page first, its section not shown twice
+        found = [shown, *(f for f in found if (f.book_id, f.key) != (shown.book_id, shown.key))]
+    out.batches.append(found)
     return out
 
 
-def _captioned(reading, found, question, scored) -> list[Found]:
+def _captioned(reading, found, question, scored) -> Found | None:
     """Return the page of the figure or table the question asks for, under its section, where
-    a book's list names it (``ranking.captions``), else []; found loses that section."""
+    a book's list names it (``ranking.captions``), else None."""
     books = list(dict.fromkeys([*reading.strong, *(f.book_id for f in found[:indexed.BOOKS])]))
     item = captions.caption(question, books)
     if item is None:
-        return []
+        return None
     page = item.pages[0]
     key = locator.section_at(reading.shelf, item.book_id, page)
     if key is None:
-        return []
-    found[:] = [f for f in found if (f.book_id, f.key) != (item.book_id, key)]
+        return None
     score = next((s.score for s in scored if (s.book_id, s.key) == (item.book_id, key)), 0.0)
-    return [Found(item.book_id, key, score, question=question,
-                  part=captions.label(item, language_of(reading.text)), pages=(page, page))]
+    return Found(item.book_id, key, score, question=question,
+                 part=captions.label(item, language_of(reading.text)), pages=(page, page))
 
 
 def within_scope(reading, limit, exclude, _recommend=None) -> Gathered:

@@ -13,6 +13,8 @@ may ask which of the two is meant (``retrieval.answer.interview``).
 
 from dataclasses import replace
 
+from retrieval.ranking.found import Found
+
 RARE = 0.1
 """An entry counts where its words are in at most this share of the book's sections:
 memoir's index sends "page" to two places, but the word is in half the book."""
@@ -56,9 +58,8 @@ def offer(found: list, shelf, question, scored, exclude=()) -> list:
     if not candidates:
         return marked
     best = candidates[0]
-    kind = type(found[0])
     place = next((f for f in marked if (f.book_id, f.key) == (best.book_id, best.key)), None)
-    place = place or kind(best.book_id, best.key, best.score, question=question,
-                          indexed=given[(best.book_id, best.key)])
+    place = place or Found(best.book_id, best.key, best.score, question=question,
+                           indexed=given[(best.book_id, best.key)])
     rest = [f for f in marked[1:] if f is not place]
     return [marked[0], place, *rest][:len(found)]
