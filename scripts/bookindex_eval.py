@@ -23,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.pages import load_pages  # noqa: E402
 from bench.backindex import score  # noqa: E402
 from indexing.backindex import read  # noqa: E402
+from books.textlayer import page_text  # noqa: E402
 from toc.folios import fit  # noqa: E402
 
 BOOKS = ["memman", "octave", "beamer", "faq", "jlshort", "devref-ja", "maint-ja"]
@@ -34,7 +35,9 @@ def evaluate(book: str, lines_dir: Path | None) -> dict:
     pages = load_pages(book, lines_dir)
     labels = fit(pages).labels
     start = time.perf_counter()
-    result = read(pages, labels)
+    # Dumped lines are OCR's: the terms are mended against their text, as the stage does.
+    ocr_text = {page["number"]: page_text(page["lines"]) for page in pages} if lines_dir else None
+    result = read(pages, labels, ocr_text=ocr_text)
     seconds = time.perf_counter() - start
     found = [{"term": e.term, "parent": e.parent, "pages": [loc.page for loc in e.locators]}
              for e in result.entries]
@@ -58,9 +61,9 @@ def report(rows: list[dict], verbose: bool) -> None:
               f" {_pct(r['pairs_matched'], r['found_pairs'])}"
               f" {r['unresolved']:>5}  {pages:<13} {r['seconds']:5.2f}")
         if verbose:
-            for key in r["missed"][:40]:
+            for key in r["missed"][:400]:
                 print(f"   MISSED {key}")
-            for key in r["extra"][:40]:
+            for key in r["extra"][:400]:
                 print(f"   EXTRA  {key}")
             for key, page in r["wrong_pairs"][:20]:
                 print(f"   WRONG  {key} p{page}")

@@ -80,6 +80,34 @@ def test_an_index_that_mostly_fails_to_map_is_an_anomaly(harbour):
     assert [a["kind"] for a in harbour.anomalies].count("index_unmapped") == 1
 
 
+def _misread(harbour, source):
+    """Make the index page read "bóats" for "boats", its pages come from source."""
+    from books.models import Page
+
+    harbour.pages.update(source=source)
+    page = harbour.pages.get(number=12)
+    page.lines = [dict(line, text=line["text"].replace("boats", "bóats")) for line in page.lines]
+    page.save()
+    return Page
+
+
+def test_a_scan_s_index_is_mended_against_the_words_of_its_pages(harbour):
+    from indexing.stages.backindex import BackIndexStage
+
+    Page = _misread(harbour, "ocr")
+    assert Page.objects.filter(book=harbour, source=Page.Source.OCR).count() == 12
+    BackIndexStage().run(None, harbour, lambda *args, **kwargs: None)
+    assert ("boats", "rowing") in {(e["parent"], e["term"]) for e in bookindex.records(harbour)}
+
+
+def test_a_born_book_s_index_is_taken_as_printed(harbour):
+    from indexing.stages.backindex import BackIndexStage
+
+    _misread(harbour, "text_layer")
+    BackIndexStage().run(None, harbour, lambda *args, **kwargs: None)
+    assert ("bóats", "rowing") in {(e["parent"], e["term"]) for e in bookindex.records(harbour)}
+
+
 def test_the_command_prints_the_index_as_json(harbour):
     out = StringIO()
     call_command("bookindex", str(harbour.pk), "--json", stdout=out)

@@ -3,13 +3,15 @@
 Plain data in, plain data out: ``read(pages, labels, list_pages)`` takes the
 pages as PageRecords ({number, width, height, lines: [{text, box, …}]}), the
 printed label of each physical page (as the contents stage stored them) and
-the pages of the lists of figures and tables it found; it returns a
-BackMatter whose every locator is placed on its physical page where the
+the pages of the lists of figures and tables it found, and for a scanned book
+the OCR'd text of its pages, against which the index's terms are mended
+(``mend``); it returns a BackMatter whose every locator is placed on its physical page where the
 book's labels allow, and left printed, unresolved, where they do not.
 """
 
 from indexing.backindex.detect import back_start, find_indexes
 from indexing.backindex.figures import read_lists
+from indexing.backindex.mend import Vocabulary, mend
 from indexing.backindex.model import BackMatter, IndexEntry, ListItem, Locator
 from indexing.backindex.parse import parse_rows
 from indexing.backindex.resolve import locate, pages_by_label
@@ -18,11 +20,13 @@ __all__ = ["BackMatter", "IndexEntry", "ListItem", "Locator", "back_start", "rea
 
 
 def read(pages: list[dict], labels: dict[int, str], list_pages=(),
-         page_count: int | None = None) -> BackMatter:
+         page_count: int | None = None, ocr_text: dict[int, str] | None = None) -> BackMatter:
     """Return the book's index entries and list items, their pages mapped.
 
     pages may be only the pages an index can be on (``back_start`` onwards) and
-    the list pages, of a book of page_count pages.
+    the list pages, of a book of page_count pages; ocr_text: the text of the
+    book's OCR'd pages by number, whose words mend the OCR slips of an index
+    printed on them.
     """
     by_number = {page["number"]: page for page in pages}
     by_label = pages_by_label(labels)
@@ -36,5 +40,9 @@ def read(pages: list[dict], labels: dict[int, str], list_pages=(),
                                       block.name, parsed.page, parsed.group))
         index_pages += block.pages
         indexes.append((block.name, block.pages[0]))
+    scanned = [n for n in index_pages if n in (ocr_text or {})]
+    if scanned:
+        body = Vocabulary.of(text for n, text in ocr_text.items() if n not in set(index_pages))
+        entries = mend(entries, body)
     items = read_lists([by_number[n] for n in list_pages if n in by_number], by_label)
     return BackMatter(entries, items, index_pages, indexes)

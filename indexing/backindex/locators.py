@@ -48,12 +48,14 @@ def _split_entry(text: str) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
         tail, see, rest = _split_see(tail)
         labels = _locators(tail) or []
         labels += _locators(rest or "") or []
+    printed = term.rstrip()[-1:] in ",，、;；"  # it ends at its comma: "!h float specifier ...,"
     if not see:
         term, see = _see_in_term(_tidy_term(term))
     if see and not term.strip():  # a sub-entry named "see also …" is a term, not a reference
         term, labels = _split_locators(text)
         see = []
-    return _tidy_term(term), tuple(labels), tuple(see)
+    term = _tidy_term(term)
+    return term if printed else _without_residue(term), tuple(labels), tuple(see)
 
 
 def _split_leaders(text: str) -> tuple[str, str | None]:
@@ -151,9 +153,21 @@ def _is_locator(token: str) -> bool:
     return True
 
 
+# What OCR leaves of leaders at a term's end: "\\sum...", "\\cos :", "\\textsc." and of a
+# mark before it: "·quotation". A single stop after an initial stays ("Knuth, Donald E.").
+RESIDUE = re.compile(r"(?:\s*[.:;·・…‥]{2,}|\s+[.:;·・…‥]+|(?<=[^\W\d_]{2})\.)$|^[·・]+(?=\S)")
+
+
 def _tidy_term(term: str) -> str:
     term = re.sub(r"\s+", " ", term).strip()
     return term.rstrip(",，、;；").rstrip() or term
+
+
+def _without_residue(term: str) -> str:
+    tidied = RESIDUE.sub("", term)
+    while tidied != term and tidied.strip():
+        term, tidied = tidied, _tidy_term(RESIDUE.sub("", tidied))
+    return term
 
 
 def is_locator_line(text: str) -> bool:

@@ -3,8 +3,9 @@
 Runs after the contents stage, whose printed page labels map every locator to
 its physical page. The work is done by the pure functions in
 ``indexing.backindex`` over the lines the ocr stage stored (no second OCR);
-this stage feeds them the pages an index can be on and the list pages the
-contents stage found, and stores what they read through ``books.bookindex``,
+this stage feeds them the pages an index can be on, the list pages the
+contents stage found and, for a scan, the text of its OCR'd pages (whose words
+mend the index's OCR slips), and stores what they read through ``books.bookindex``,
 replacing an earlier run's. A book without an index is done with nothing stored.
 """
 
@@ -25,7 +26,8 @@ class BackIndexStage(Stage):
     def run(self, ctx, book, progress) -> str:
         progress(0, 1)
         pages, labels = load(book)
-        matter = backindex.read(pages, labels, book.lot_pages or [], book.page_count)
+        matter = backindex.read(pages, labels, book.lot_pages or [], book.page_count,
+                                ocr_text=ocr_text(book))
         with transaction.atomic():  # stored only while the claim holds
             progress(1, 1, checkpoint=True)
             bookindex.replace(book, matter)
@@ -40,6 +42,12 @@ def load(book) -> tuple[list[dict], dict[int, str]]:
     pages = stored.filter(wanted).order_by("number").records()
     labels = dict(stored.exclude(label="").values_list("number", "label"))
     return pages, labels
+
+
+def ocr_text(book) -> dict[int, str]:
+    """Return the text of the book's OCR'd pages by number (empty for a born-digital book)."""
+    pages = Page.objects.filter(book=book, source=Page.Source.OCR)
+    return dict(pages.values_list("number", "text").iterator(chunk_size=200))
 
 
 def summarise(matter) -> str:
