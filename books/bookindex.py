@@ -10,7 +10,7 @@ collapsed, a trailing comma or period trimmed.
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace as changed
 
 from django.db import transaction
 from django.utils.translation import gettext_noop
@@ -43,6 +43,7 @@ class TermPlace:
     pages: list[int]  # physical, 1-based, in printed order; unmapped locators left out
     labels: list[str]  # printed, all of them
     see: list[str]
+    via: str = ""  # the term whose "see" sent the reader here ("Hurenkinder" → widow)
 
 
 def fold(text: str) -> str:
@@ -182,9 +183,30 @@ def initials(book: Book) -> list[str]:
     return [initial for initial in order if initial in used]
 
 
-def lookup(term: str, book_ids=None) -> list[TermPlace]:
+def lookup(term: str, book_ids=None, *, follow: bool = False) -> list[TermPlace]:
     """Return where the books' indexes send a reader for term: the entries whose term is
-    term, then its sub-entries ("margin" → "margin > outer"), in printed order."""
+    term, then its sub-entries ("margin" → "margin > outer"), in printed order.
+
+    follow: an entry with no pages of its own that refers the reader on ("Hurenkinder,
+    see widow") gives way to the entries it names in its book, as a reader would turn
+    to them; one step only, so that references that refer back end there.
+    """
+    places = _looked_up(term, book_ids)
+    if not follow:
+        return places
+    followed, seen = [], set()
+    for place in places:
+        # Where the reference leads to no page (two entries that refer to each other), the
+        # entry stays: listed, with no page of its own.
+        for found in (place.pages or not place.see) and [place] or _followed(place) or [place]:
+            key = (found.book_id, found.parent, found.term)
+            if key not in seen:
+                seen.add(key)
+                followed.append(found)
+    return followed
+
+
+def _looked_up(term: str, book_ids=None, subs: bool = True) -> list[TermPlace]:
     key = fold(term)
     if not key:
         return []
@@ -192,9 +214,21 @@ def lookup(term: str, book_ids=None) -> list[TermPlace]:
     if book_ids is not None:
         found = found.filter(book_id__in=list(book_ids))
     own = list(found.filter(key=key).order_by("book_id", "position"))
-    subs = [entry for entry in found.filter(parent__iexact=term.strip()).order_by(
-        "book_id", "position")[:200]]
-    return [_place(entry) for entry in own + subs]
+    below = [] if not subs else list(found.filter(parent__iexact=term.strip()).order_by(
+        "book_id", "position")[:200])
+    return [_place(entry) for entry in own + below]
+
+
+def _followed(place: TermPlace) -> list[TermPlace]:
+    """Return the places of the entries place's "see" names, in its book, that have pages:
+    a target "margin, outer" is the entry itself, or its head "margin" where none is."""
+    found = []
+    for target in place.see:
+        named = _looked_up(target, [place.book_id], subs=False)
+        if not named and "," in target:
+            named = _looked_up(target.split(",")[0], [place.book_id], subs=False)
+        found += [changed(entry, via=place.term) for entry in named if entry.pages]
+    return found
 
 
 def _place(entry: IndexEntry) -> TermPlace:

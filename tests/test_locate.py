@@ -31,10 +31,10 @@ def test_a_question_about_a_place_is_no_term_locator(question):
     assert query.plan(question).type != query.LOCATE
 
 
-def index(book, term, pages, labels, parent=""):
+def index(book, term, pages, labels, parent="", see=()):
     IndexEntry.objects.create(book=book, position=IndexEntry.objects.count(), term=term,
                               parent=parent, key=bookindex.fold(term), labels=labels,
-                              pages=pages, index_name="Index", printed_on=6)
+                              pages=pages, index_name="Index", printed_on=6, see=list(see))
 
 
 def test_the_books_index_gives_the_pages_each_under_its_section(shelf):
@@ -54,3 +54,30 @@ def test_without_an_index_entry_the_words_still_find_it_and_say_so(shelf):
     answer = retrieval.ask("Which pages discuss the mainsheet?")
     assert answer.type == "locate" and "index" in answer.note
     assert answer.results[0].breadcrumb[-1] == "1.1 Mainsail"
+
+
+def test_a_see_reference_is_followed_to_the_pages_of_the_entry_it_names(shelf):
+    sailing = shelf[0]
+    index(sailing, "winch", [3], ["2"], parent="deck gear")
+    index(sailing, "capstan", [], [], see=["winch"])
+    index(sailing, "sheet", [], [], see=["line"])  # refers to each other: no page
+    index(sailing, "line", [], [], see=["sheet"])
+    [place] = bookindex.lookup("capstan", follow=True)
+    assert (place.term, place.parent, place.pages, place.via) == ("winch", "deck gear", [3],
+                                                                  "capstan")
+    assert [p.see for p in bookindex.lookup("capstan")] == [["winch"]]  # as printed
+    assert [(p.term, p.pages) for p in bookindex.lookup("sheet", follow=True)] == [("sheet", [])]
+    answer = retrieval.ask("Where is the capstan mentioned?")
+    first = answer.results[0]
+    assert (first.breadcrumb[-1], first.page_start, first.part) == (
+        "1.2 Jib", 3, "capstan → deck gear > winch")
+    assert not answer.note  # an index lists it
+
+
+def test_an_entry_that_only_refers_in_a_circle_is_no_page_and_no_claim(shelf):
+    sailing = shelf[0]
+    index(sailing, "sheet", [], [], see=["line"])
+    index(sailing, "line", [], [], see=["sheet"])
+    answer = retrieval.ask("Which pages discuss the sheet?")
+    assert answer.type == "locate" and not answer.note
+    assert all(not (r.part or "").startswith("sheet") for r in answer.results)

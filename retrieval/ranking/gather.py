@@ -86,12 +86,13 @@ def within_scope(reading, limit, exclude, _recommend=None) -> Gathered:
 
 
 def locate(reading, limit, exclude, _recommend=None) -> Gathered:
-    """Return the pages the books' own indexes give for the term asked about, each under the
-    section it falls in, then the best places the words find (the term mentioned elsewhere);
-    without an index entry, the ordinary lookup."""
+    """Return the pages the books' own indexes give for the term asked about (or for the
+    term their "see" sends the reader to), each under the section it falls in, then the
+    best places the words find (the term mentioned elsewhere); without an index entry,
+    the ordinary lookup."""
     shelf, term = reading.shelf, reading.plan.topic
     books = reading.strong or shelf.book_ids
-    entries = next((found for found in (bookindex.lookup(variant, books)
+    entries = next((found for found in (bookindex.lookup(variant, books, follow=True)
                                         for variant in locator.term_variants(term)) if found), [])
     question = reading.question(term)
     from_index, seen = [], set()
@@ -101,6 +102,7 @@ def locate(reading, limit, exclude, _recommend=None) -> Gathered:
             if key is not None and (entry.book_id, page) not in seen:
                 seen.add((entry.book_id, page))
                 label = f"{entry.parent} > {entry.term}" if entry.parent else entry.term
+                label = f"{entry.via} → {label}" if entry.via else label
                 from_index.append(Found(entry.book_id, key, 1.0, part=label, question=question,
                                      pages=(page, page)))
     out = Gathered(note="" if entries else locator.NO_ENTRY[language_of(reading.text)])
