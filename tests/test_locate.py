@@ -81,3 +81,11 @@ def test_an_entry_that_only_refers_in_a_circle_is_no_page_and_no_claim(shelf):
     answer = retrieval.ask("Which pages discuss the sheet?")
     assert answer.type == "locate" and not answer.note
     assert all(not (r.part or "").startswith("sheet") for r in answer.results)
+
+
+def test_a_page_two_sections_share_goes_to_the_one_whose_text_there_holds_the_term(shelf):
+    sailing = shelf[0]
+    index(sailing, "sailor", [4], ["3"])  # in 2 Knots' own opening, above 2.1 Bowline
+    index(sailing, "loop", [4], ["3"])
+    assert retrieval.ask("Where is the sailor mentioned?").results[0].breadcrumb[-1] == "2 Knots"
+    assert retrieval.ask("Where is the loop mentioned?").results[0].breadcrumb[-1] == "2.1 Bowline"

@@ -108,6 +108,12 @@ def book_entries(book, chunks, fields) -> list[Entry]:
     return out
 
 
+def on_page(chunks, page: int, term: str = "") -> int | None:
+    """Return the key of the section of chunks (with their texts) that a page of the index
+    sends a reader to for term (see ``_Pages.section``)."""
+    return _Pages(chunks).section(page, needs(term) if term else ())
+
+
 class _Pages:
     """Which section a page of the index sends a reader to."""
 
@@ -124,7 +130,7 @@ class _Pages:
         (two sections share a page where one ends and the next begins), else the one that
         starts last on it."""
         there = sorted(self.on_page.get(page, []), key=lambda c: (c.page_start, c.level))
-        if len(there) > 1:
+        if len(there) > 1 and wanted:
             holding = [c for c in there if _holds(wanted, self._words_on(c, page))]
             there = holding or there
         return there[-1].key if there else None

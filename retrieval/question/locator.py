@@ -8,6 +8,8 @@ pages, each shown under the section it falls in (``gather.locate``).
 
 import re
 
+from retrieval.index import entries
+
 _MENTIONED = (r"(?:mentioned|discussed|referred\s+to|cited|named|treated|indexed|covered|used)")
 _LOCATE = [
     re.compile(r"(?i)^(?:where|on\s+(?:which|what)\s+pages?)\s+(?:is|are)\s+(?P<t>.+?)\s+"
@@ -50,10 +52,12 @@ def term_variants(term: str) -> list[str]:
     return list(dict.fromkeys(form for form in forms if form))
 
 
-def section_at(shelf, book_id, page) -> int | None:
-    """Return the deepest section whose own text is on page (the one that starts last)."""
+def section_at(shelf, book_id, page, term: str = "") -> int | None:
+    """Return the section whose own text is on page: of two that share it (where one ends and
+    the next begins), the one whose text there holds term's words, else the one that starts
+    last (``index.entries.on_page``, as the index's places are stored)."""
     index = shelf.index(book_id)
     keys = index.by_page.get(page, [])
     if not keys:
         return None
-    return max(keys, key=lambda k: (index.chunks[k].page_start, index.chunks[k].level))
+    return entries.on_page([index.full(key) for key in keys], page, term)

@@ -95,15 +95,19 @@ def locate(reading, limit, exclude, _recommend=None) -> Gathered:
     entries = next((found for found in (bookindex.lookup(variant, books, follow=True)
                                         for variant in locator.term_variants(term)) if found), [])
     question = reading.question(term)
+    asked = {"": question}  # a page the index refers on to quotes the entry it names
     from_index, seen = [], set()
     for entry in entries:
+        if entry.via and entry.term not in asked:
+            asked[entry.term] = reading.question(entry.term)
+        quoted = asked[entry.term if entry.via else ""]
         for page in entry.pages:
-            key = locator.section_at(shelf, entry.book_id, page)
+            key = locator.section_at(shelf, entry.book_id, page, entry.term)
             if key is not None and (entry.book_id, page) not in seen:
                 seen.add((entry.book_id, page))
                 label = f"{entry.parent} > {entry.term}" if entry.parent else entry.term
                 label = f"{entry.via} → {label}" if entry.via else label
-                from_index.append(Found(entry.book_id, key, 1.0, part=label, question=question,
+                from_index.append(Found(entry.book_id, key, 1.0, part=label, question=quoted,
                                      pages=(page, page)))
     out = Gathered(note="" if entries else locator.NO_ENTRY[language_of(reading.text)])
     more = _ranked(reading, question, limit, exclude, out)
