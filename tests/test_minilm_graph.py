@@ -1,7 +1,6 @@
 """The graph rewrites behind the int8 English encoder compute what they replace."""
 
 import numpy as np
-import onnx
 import onnxruntime as ort
 import pytest
 from onnx import TensorProto, helper, numpy_helper
@@ -52,7 +51,8 @@ def test_a_product_quantized_per_token_is_the_float_product_to_about_a_percent()
     model = model_of([helper.make_node("MatMul", ["x", "w"], ["y"], name="down")],
                      {"w": weight}, width=64)
     # Rows of very different ranges, as GELU's outputs are: one scale each.
-    x = np.maximum(rng.normal(size=(6, 64)), -0.17) * np.array([[0.01], [0.1], [1], [10], [100], [0]])
+    ranges = np.array([[0.01], [0.1], [1], [10], [100], [0]])
+    x = np.maximum(rng.normal(size=(6, 64)), -0.17) * ranges
     quantized = minilm_graph.per_token_int8(model, ["down"])
     assert "MatMulInteger" in [node.op_type for node in quantized.graph.node]
     exact, approximate = x @ weight, run(quantized, x)
