@@ -28,9 +28,10 @@ from librarian.inputs import clean_text
 
 MULTILINGUAL, ENGLISH = "multilingual", "english"
 DEFAULTS = {MULTILINGUAL: "usem3", ENGLISH: "minilm"}
-NOW_NAMED = {"minilm": "minilm-int8"}
+NOW_NAMED = {"minilm": "minilm-int8-2"}
 """A setting's value → the model it stands for now. The name is stored with the vectors:
-those of the numpy all-MiniLM-L6-v2 ("minilm") are made again by the int8 one."""
+those of the numpy all-MiniLM-L6-v2 ("minilm") and of the first int8 copy ("minilm-int8",
+``minilm.RECIPE`` 1) are made again by the int8 copy of recipe 2."""
 
 
 @dataclass(frozen=True)
@@ -84,7 +85,7 @@ def _load(name: str, threads: int):
         from retrieval.index import usem3_numpy
 
         return usem3_numpy.load(threads)
-    if name == "minilm-int8":
+    if name == NOW_NAMED["minilm"]:
         from books.storage import data_dir
         from retrieval.index import minilm
 
