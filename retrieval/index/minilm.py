@@ -15,10 +15,11 @@ makes an int8 copy once per machine (``ensure``), whose matrix products run on
 the CPU's integer dot-product instructions; attention and GELU are fused
 first (``minilm_graph``). On 460 passages of 64 pages of the Octave manual,
 one thread: numpy 16.1 s of CPU, the shipped file 14.6 s (8.9 s one text a
-run), the int8 copy 4.9 s one text a run (4.2 s on a quieter day), and 2.9 s
-that day with the fusions, SkipLayerNormalization left apart and the
-down-projections below in int8. Batches of texts are no faster and move the
-vectors (a batch shares one quantization scale): ``encode`` runs one a run.
+run), the int8 copy 4.9 s one text a run (recipe 1; 4.2 to 4.4 s on the day
+recipe 2, with the fusions, SkipLayerNormalization left apart and the
+down-projections below in int8, took 2.9 to 3.1 s). Batches of texts are no
+faster and move the vectors (a batch shares one quantization scale):
+``encode`` runs one a run.
 
 The feed-forward down-projections of the first ``PER_TOKEN_LAYERS`` layers read
 the GELU's output, too wide a range for dynamic quantization's one scale per
