@@ -78,7 +78,9 @@ def test_no_text_is_no_rows(encoder):
     assert encoder.encode([]).shape == (0, 384)
 
 
-def test_vectors_of_the_numpy_encoder_are_made_again(db):
+@pytest.mark.parametrize("before, chunking", [("minilm", 9), ("minilm-int8", 12)])
+def test_vectors_of_an_earlier_encoder_are_made_again(db, before, chunking):
+    """The numpy encoder's ("minilm") and the int8 copy of recipe 1's ("minilm-int8")."""
     import json
 
     from retrieval.index import embeddings
@@ -88,13 +90,14 @@ def test_vectors_of_the_numpy_encoder_are_made_again(db):
     book = make_book("Sailing Handbook", SAILING, SAILING_HEADINGS)
     path = files.book_dir(book.pk) / "sections.json"
     payload = json.loads(path.read_text())
-    assert payload["models"][embeddings.ENGLISH] == "minilm-int8"
-    old = {**payload, "chunking": 9, "models": {**payload["models"], embeddings.ENGLISH: "minilm"}}
+    assert payload["models"][embeddings.ENGLISH] == "minilm-int8-2"
+    models = {**payload["models"], embeddings.ENGLISH: before}
+    old = {**payload, "chunking": chunking, "models": models}
     path.write_text(json.dumps(old))
     reader.invalidate(book.pk)
 
     assert writer.outdated() == [book.pk]
-    assert embeddings.ENGLISH not in reader.get(book).rows  # never compared with int8 questions
+    assert embeddings.ENGLISH not in reader.get(book).rows  # never compared with new questions
     summary = writer.build(book)
     english = len(reader.get(book).rows[embeddings.ENGLISH][1])
     assert english and f"({english} embedded anew)" in summary

@@ -797,6 +797,20 @@ def test_one_encoders_share_of_the_count_follows_the_others():
     assert writer.part_progress(None, 0, 1, 1, 1) is None
 
 
+def test_a_passage_that_comes_twice_is_embedded_once():
+    class Counting:
+        role, name, asked = "english", "counting", []
+
+        def encode(self, texts):
+            self.asked.append(list(texts))
+            return np.array([[len(text), 1.0] for text in texts])
+
+    encoder = Counting()
+    rows, made = writer._vectors(10 ** 9, encoder, ["ab", "c", "ab"], ["h1", "h2", "h1"], None)
+    assert encoder.asked == [["ab", "c"]] and made == 2
+    assert rows.tolist() == [[2, 1], [1, 1], [2, 1]]
+
+
 def test_building_counts_the_passages_once_over_both_encoders(sailing, settings):
     """Each encoder used to count its own passages from 0: 1472/3284 was followed by 192/3284."""
     import shutil

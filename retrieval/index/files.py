@@ -21,7 +21,7 @@ from books.storage import data_dir
 from retrieval.index import vectors
 
 VERSION = 3
-CHUNKING = 12
+CHUNKING = 13
 """The rules sections are cut and their words read by (``retrieval.index.chunks``,
 ``retrieval.question.analysis``). An index cut by older rules is still read, and ``outdated`` names
 it so that workers rebuild it (2: a chapter titled "Contents lists" or "Index Expressions"
@@ -37,7 +37,9 @@ cutting: the English vectors are made by the int8 all-MiniLM-L6-v2, ``retrieval.
 11: a section ends where the contents tree and the clip end it, ``toc.ends``, and
 the pages of the back-of-book index are no section's text, ``index.cut.book_chunks``;
 12: not a rule of cutting: the index stores the entries of the book's own index that send a
-reader to a few sections, ``index.entries``)."""
+reader to a few sections, ``index.entries``; 13: not a rule of cutting: the English vectors
+are made by the int8 copy of recipe 2 (attention fused, two products quantized per token),
+too far from recipe 1's to be compared with them, ``retrieval.index.minilm``)."""
 _CHUNKING = re.compile(r'"chunking": (\d+)')
 STALE_FILES = ("sections.faiss", "flat.faiss", "flat.json")
 STALE_FILES = ("sections.faiss", "flat.faiss", "flat.json")

@@ -100,9 +100,13 @@ def part_progress(progress, before: int, share: int, work: int, passages: int):
 
 def _vectors(book_id, encoder, texts, hashes, progress):
     """Return the rows for texts (reusing those stored under the same hash) and how many
-    had to be embedded."""
+    had to be embedded (a text that comes twice is embedded once)."""
     known = _previous(book_id, encoder)
-    missing = [i for i, digest in enumerate(hashes) if digest not in known]
+    first: dict[str, int] = {}
+    for i, digest in enumerate(hashes):
+        if digest not in known:
+            first.setdefault(digest, i)
+    missing = list(first.values())
     for start in range(0, len(missing), 64):
         batch = missing[start:start + 64]
         for i, vector in zip(batch, encoder.encode([texts[i] for i in batch])):
