@@ -89,3 +89,17 @@ def test_a_page_two_sections_share_goes_to_the_one_whose_text_there_holds_the_te
     index(sailing, "loop", [4], ["3"])
     assert retrieval.ask("Where is the sailor mentioned?").results[0].breadcrumb[-1] == "2 Knots"
     assert retrieval.ask("Where is the loop mentioned?").results[0].breadcrumb[-1] == "2.1 Bowline"
+
+
+def test_the_places_after_the_index_s_are_those_whose_text_holds_the_term(shelf):
+    sailing = shelf[0]
+    index(sailing, "capstan", [], [], see=["winch"])
+    index(sailing, "winch", [3], ["2"])
+    answer = retrieval.ask("Where is the capstan mentioned?")
+    # no page says "capstan": nothing is padded after the page the index refers to
+    assert [(r.breadcrumb[-1], r.part) for r in answer.results] == [("1.2 Jib", "capstan → winch")]
+
+
+def test_a_term_no_index_lists_and_no_page_holds_says_the_places_are_near_in_meaning(shelf):
+    answer = retrieval.ask("Where is the spinnaker mentioned?")
+    assert answer.type == "locate" and "meaning" in answer.note and answer.results

@@ -40,6 +40,9 @@ def locator_term(text: str) -> str | None:
 
 NO_ENTRY = {"en": "No book's index lists this term; these are the places its words are found.",
             "ja": "どの本の索引にもこの語はありません。語が見つかる箇所を挙げます。"}
+NOT_FOUND = {"en": "No book's index lists this term, and no page holds its words; these are the "
+                   "places nearest it in meaning.",
+             "ja": "どの本の索引にもこの語はなく、この語を含むページもありません。意味の近い箇所を挙げます。"}
 _GENERIC_HEAD = re.compile(r"(?i)^(?:the|a|an)\s+(?:(?:keyword|command|function|term|word|option|"
                            r"macro|package|variable|class|environment)\s+)?")
 

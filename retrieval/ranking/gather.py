@@ -111,6 +111,13 @@ def locate(reading, limit, exclude, _recommend=None) -> Gathered:
                                      pages=(page, page)))
     out = Gathered(note="" if entries else locator.NO_ENTRY[language_of(reading.text)])
     more = _ranked(reading, question, limit, exclude, out)
+    # "Also mentioned on": the places whose text holds the term, not those near in meaning.
+    mentioned = [Found(s.book_id, s.key, s.score, question=question)
+                 for s in out.scored if s.words > 0][:limit]
+    if mentioned or entries:
+        more = mentioned
+    else:
+        out.note = locator.NOT_FOUND[language_of(reading.text)]
     shown = {(f.book_id, f.key) for f in from_index}
     out.batches.append(from_index[:limit] + [f for f in more if (f.book_id, f.key) not in shown])
     out.batches[0] = out.batches[0][:max(limit, len(from_index[:limit]) + 3)]
