@@ -9,6 +9,7 @@ from librarian.inputs import clean_text
 CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f"
 """Every Japanese letter: kana, kanji (with the compatibility ones), half-width katakana."""
 KATAKANA = r"\u30a0-\u30ff"
+HIRAGANA = r"\u3040-\u309f"
 _JAPANESE = re.compile(f"[{CJK}]")
 _CJK_BREAK = re.compile(rf"(?<=[{CJK}])\n(?=[{CJK}])")
 _HYPHEN_BREAK = re.compile(r"(?<=[a-z])-\n(?=[a-z])")

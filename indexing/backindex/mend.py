@@ -19,17 +19,15 @@ from collections import Counter
 from dataclasses import dataclass, replace
 
 from books.japanese import tokenizer
+from books.text import CJK, HIRAGANA, KATAKANA, is_kanji
 
 LATIN = "A-Za-z\u00c0-\u024f"
 WORD = re.compile(rf"\\?[{LATIN}0-9]*[{LATIN}][{LATIN}0-9]*")
 # A mark between two words of a term: "enumerate. subitem", "subsection.name", "items:parent".
 STRAY = re.compile(rf"(?<=[{LATIN}])([.:·'’`]+)(\s*)(?=[{LATIN}])")
-CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff々]{2,}")
-# OCR's slips in kana repeat through the body (ブ read as プ every time), and 一 is a dash
-# misread as often as a kanji: only another kanji is put for a kanji.
-SPELLABLE = re.compile(r"[\u3400-\u4dff\u4e01-\u9fff\uf900-\ufaff]")
-HIRAGANA = re.compile(r"[\u3040-\u309f]")
-JAPANESE = r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff々]"
+CJK_RUN = re.compile(f"[{CJK}々]{{2,}}")
+IN_HIRAGANA = re.compile(f"[{HIRAGANA}]")
+JAPANESE = f"[{CJK}]"
 SPACED_GAP = re.compile(rf"(?<=[A-Za-z0-9]) (?={JAPANESE})|(?<={JAPANESE}) (?=[A-Za-z0-9])")
 CLOSED_GAP = re.compile(rf"(?<=[A-Za-z0-9])(?={JAPANESE})|(?<={JAPANESE})(?=[A-Za-z0-9])")
 GAP_SHARE = 0.25
@@ -189,16 +187,23 @@ def _run(run: str, vocabulary: Vocabulary) -> str:
         return run
     found = Counter()
     for position, char in enumerate(run):
-        if not SPELLABLE.match(char):
+        if not _spellable(char):
             continue
         pattern = re.escape(run[:position]) + "(.)" + re.escape(run[position + 1:])
         for match in re.finditer(pattern, vocabulary.text):
-            if SPELLABLE.match(match.group(1)):
+            if _spellable(match.group(1)):
                 found[run[:position] + match.group(1) + run[position + 1:]] += 1
     ranked = found.most_common(2)
     if not ranked or ranked[0][1] < MIN_COUNT or len(ranked) > 1 and ranked[1][1] == ranked[0][1]:
         return run
     return ranked[0][0]
+
+
+def _spellable(char: str) -> bool:
+    """Return True for a kanji OCR may have misread as another. OCR's slips in kana repeat
+    through the body (ブ read as プ every time), and 一 is a dash misread as often as a kanji:
+    only another kanji is put for a kanji."""
+    return is_kanji(char) and char != "一"
 
 
 def _head_dash(term: str, parent: str, vocabulary: Vocabulary) -> str:
@@ -210,7 +215,7 @@ def _head_dash(term: str, parent: str, vocabulary: Vocabulary) -> str:
     text = term.strip()
     if text[:1] == "ー":  # no Japanese word starts with a long vowel mark
         text = DASH + text[1:]
-    elif text[-1:] == "ー" and not re.match(r"[\u30a0-\u30ff]", text[-2:-1]):
+    elif text[-1:] == "ー" and not re.match(f"[{KATAKANA}]", text[-2:-1]):
         text = text[:-1] + DASH
     elif text[-1:] == "一" and text[:-1] + parent in vocabulary.text:
         text = text[:-1] + DASH  # "基本一" under 文字サイズ: the body says 基本文字サイズ
@@ -220,7 +225,7 @@ def _head_dash(term: str, parent: str, vocabulary: Vocabulary) -> str:
     if not words:
         return term
     first, last = words[0].part_of_speech(), words[-1].part_of_speech()
-    if first[0] in ("助詞", "助動詞") and HIRAGANA.match(words[0].surface()):
+    if first[0] in ("助詞", "助動詞") and IN_HIRAGANA.match(words[0].surface()):
         return DASH + text
     if last[0] == "助詞" and words[-1].surface() == "の" or last[5].startswith("連体形"):
         return text + DASH
