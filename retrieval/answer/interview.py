@@ -18,7 +18,12 @@ CLOSE = 0.8
 """The second place's score is at least this share of the first's: too close to guess. On
 the dev natural lookups the share found in the first exchange is 31/40 at every CLOSE from
 0.8 to 0.45 (asked 18% → 48%): asking more offers nothing the reader did not get, so the
-librarian asks only where the two are this close."""
+librarian asks only where the two are this close. Chosen again on a third set of 40 fresh
+lookups (``bench/questions/validation.jsonl``), so as not to choose on the held-out set:
+found 22/40 at 0.8, 23/40 at every CLOSE from 0.7 to 0.45 (asked 8% → 28%), and at 0.7
+the held-out set asks 7 of 41 instead of 5 for the same 24 found. One question is not a
+reason to ask more: what stops the interview is a ranking that does not hold the wanted
+place among its first three (31/40 at hit@5 there)."""
 OFFERED = 0.5
 """Once the librarian asks, a third place scoring this share of the first's is offered too:
 a glance more for the reader, and the place they meant may be it. The decision to ask stays
