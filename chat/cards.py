@@ -163,6 +163,8 @@ def guide(outcome: Answer, shown: list[dict]) -> dict | None:
     stored = {"text": outcome.guide, "language": outcome.language, "places": places}
     if outcome.weak:
         stored["weak"] = outcome.note
+    elif outcome.note:  # what the places are, where that is not what was asked for
+        stored["note"] = outcome.note
     if outcome.suggested:
         stored["suggested"] = list(outcome.suggested)
     return stored
@@ -296,6 +298,7 @@ def guide_view(stored, recommendation, message_id=None) -> dict | None:
     if weak:  # the books do not seem to answer it: the places are only the nearest
         labels = {**labels, "title": labels["weak"]}
     return {"language": language, "labels": labels, "picks": picks[:3], "places": places,
-            "weak": weak, "text": stored["text"], "model_note": str(stored.get("model_note") or ""),
+            "weak": weak, "note": str(stored.get("note") or ""), "text": stored["text"],
+            "model_note": str(stored.get("model_note") or ""),
             "suggested": [str(term) for term in stored.get("suggested") or []
                           if isinstance(term, str)]}

