@@ -137,3 +137,19 @@ def test_a_scopes_book_named_in_other_words_is_found_by_meaning(shelf, monkeypat
     assert scope.named_book(vague, books, {}) == []
     vectors["the cruising manual"] = [0.2, 0.98]
     assert scope.named_book(vague, books, {}) == [koukai.pk]
+
+
+@pytest.mark.django_db
+def test_inside_a_range_a_word_every_section_holds_weighs_little(shelf):
+    from retrieval.ranking import rank
+    from retrieval.ranking.shelf import Shelf
+
+    sailing, _ = shelf
+    books = Shelf({book.pk: book for book in shelf})
+    inside = {c.key for c in books.index(sailing.pk).chunks if c.title in ("1.1 Mainsail", "1.2 Jib")}
+    question = rank.Question.of("mast winches")
+    mast, winch = question.terms
+    weights = rank._within(question, books, {sailing.pk: inside})
+    assert weights[winch] == 1.0  # only the jib's section holds it
+    assert weights[mast] < 0.3  # both hold it: it says nothing of which one
+    assert rank._within(question, books, {sailing.pk: set(list(inside)[:1])}) == {}

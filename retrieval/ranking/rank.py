@@ -119,6 +119,9 @@ class Question:
     suggested: dict = field(default_factory=dict)
     """The terms of the index terms the local model suggested (``retrieval.question.suggest``) that
     the question does not hold → SUGGESTED: they count in the words signal only."""
+    within: dict = field(default_factory=dict)
+    """The question's terms → their weight inside the range searched, where it is narrowed
+    (``_within``); a term not here counts 1."""
 
     @classmethod
     def of(cls, text: str, named=None, book_words=(), beginner=False, meant=None,
@@ -168,6 +171,7 @@ def pool(question: Question, shelf, *, book_ids=None, allowed=None, exclude=()) 
         book_ids = [b for b in book_ids if b in allowed]
     if not book_ids:
         return []
+    question.within = _within(question, shelf, allowed) if allowed is not None else {}
     found = _candidates(question, shelf, book_ids)
     keep = set(exclude)
     pairs = [pair for pair in found if pair not in keep
@@ -184,8 +188,10 @@ def _candidates(question, shelf, book_ids) -> dict:
     free = {t: w for t, w in question.translated.items() if t not in question.bound}
     for term, weight in question.suggested.items():
         free[term] = max(free.get(term, 0.0), weight)
+    free.update(question.within)
+    terms = [t for t in question.terms if t not in question.within]
     groups = [{t: question.translated[t] for t in group} for group in question.together]
-    for hit in shelf.words(question.terms, book_ids, LEXICAL_POOL, free, groups):
+    for hit in shelf.words(terms, book_ids, LEXICAL_POOL, free, groups):
         found[(hit.book_id, hit.key)] = hit.score
     question.quoted = {(hit.book_id, hit.key): hit.score
                        for hit in shelf.quoted(question.terms, book_ids, LEXICAL_POOL)
@@ -221,7 +227,7 @@ def _fused(question, shelf, pairs, words) -> list[Scored]:
                                for pair, off in zip(pairs, unnamed)])
     meaning = {role: shelf.cosines(role, vector, pairs) for role, vector in question.vectors.items()}
     w_words, w_multi, w_english = WEIGHTS[question.english]
-    full = max(lexical_scores.max(), WORDS_FULL * shelf.potential(question.terms)) or 1
+    full = max(lexical_scores.max(), WORDS_FULL * _potential(question, shelf)) or 1
     mixture = w_words * _softmax(lexical_scores / full, TEMPERATURE["words"],
                                  active=lexical_scores.max() > 0)
     multi = meaning.get(embeddings.MULTILINGUAL)
@@ -243,6 +249,36 @@ def _fused(question, shelf, pairs, words) -> list[Scored]:
     return [Scored(pairs[i][0], pairs[i][1], float(scores[i]), float(lexical_scores[i]),
                    {role: float(values[i]) for role, values in meaning.items()})
             for i in order]
+
+
+def _within(question, shelf, allowed) -> dict[str, float]:
+    """Return the question's terms → how well each tells apart the sections of the range
+    searched (allowed: book id → keys): its inverse document frequency among them, against
+    a term only one of them holds. Inside the chapter on page notes, "note" is in every
+    section and says nothing of which one; the shelf-wide weights would let it choose."""
+    inside = sum(len(keys) for keys in allowed.values())
+    if inside < 2:
+        return {}
+    weights = {}
+    for term in dict.fromkeys(question.terms):
+        held = sum(1 for hit in shelf.words([term], list(allowed), LEXICAL_POOL * 10)
+                   if hit.key in allowed[hit.book_id])
+        if held:
+            weights[term] = _idf(held, inside) / _idf(1, inside)
+    return weights
+
+
+def _idf(held: int, sections: int) -> float:
+    return float(np.log(1 + (sections - held + 0.5) / (held + 0.5)))
+
+
+def _potential(question, shelf) -> float:
+    """Return what a section holding each of the question's terms scores by words
+    (``Shelf.potential``), each term weighted as it is searched."""
+    if not question.within:
+        return shelf.potential(question.terms)
+    return sum(question.within.get(term, 1.0) * shelf.potential([term])
+               for term in dict.fromkeys(question.terms))
 
 
 def _prior(question, shelf, pair) -> float:
