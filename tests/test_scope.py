@@ -146,7 +146,8 @@ def test_inside_a_range_a_word_every_section_holds_weighs_little(shelf):
 
     sailing, _ = shelf
     books = Shelf({book.pk: book for book in shelf})
-    inside = {c.key for c in books.index(sailing.pk).chunks if c.title in ("1.1 Mainsail", "1.2 Jib")}
+    inside = {c.key for c in books.index(sailing.pk).chunks
+              if c.title in ("1.1 Mainsail", "1.2 Jib")}
     question = rank.Question.of("mast winches")
     mast, winch = question.terms
     weights = rank._within(question, books, {sailing.pk: inside})
