@@ -83,8 +83,8 @@ def reread(engine, image: np.ndarray, scale: float, lines: list[dict]) -> list[d
     if not lines or not layout_vertical(lines) or not contents_like(lines, height):
         return lines
     found = strips(lines, height)
-    crops = [_crop(image, box, scale) for box in found]
-    read = engine.read([_enlarged(crop) for crop, _ in crops])
+    crops = [crop(image, box, scale) for box in found]
+    read = engine.read([enlarged(strip) for strip, _ in crops])
     fresh = []
     for (_, origin), raw in zip(crops, read):
         for line in layout.page_lines(raw, scale * ENLARGE):
@@ -98,27 +98,37 @@ def layout_vertical(lines: list[dict]) -> bool:
     return vertical * 2 > sum(len(line["text"]) for line in lines)
 
 
-def _crop(image, box, scale):
+def crop(image, box, scale):
+    """Return (the image inside box, in points, with PAD and a white MARGIN around it,
+    where its top left corner stands in the page image's pixels)."""
     x0, y0, x1, y1 = (int(round(value * scale)) for value in box)
     x0, y0 = max(0, x0 - PAD), max(0, y0 - PAD)
     x1, y1 = min(image.shape[1], x1 + PAD), min(image.shape[0], y1 + PAD)
-    crop = np.full((y1 - y0 + 2 * MARGIN, x1 - x0 + 2 * MARGIN, 3), 255, np.uint8)
-    crop[MARGIN:MARGIN + y1 - y0, MARGIN:MARGIN + x1 - x0] = image[y0:y1, x0:x1]
-    return crop, (x0 - MARGIN, y0 - MARGIN)
+    out = np.full((y1 - y0 + 2 * MARGIN, x1 - x0 + 2 * MARGIN, 3), 255, np.uint8)
+    out[MARGIN:MARGIN + y1 - y0, MARGIN:MARGIN + x1 - x0] = image[y0:y1, x0:x1]
+    return out, (x0 - MARGIN, y0 - MARGIN)
 
 
-def _enlarged(crop: np.ndarray) -> np.ndarray:
+def enlarged(crop: np.ndarray) -> np.ndarray:
     """Return the strip at ENLARGE times its size: the detector then sees a lone 一 or 二."""
     height, width = crop.shape[:2]
     return cv2.resize(crop, (width * ENLARGE, height * ENLARGE), interpolation=cv2.INTER_CUBIC)
 
 
 def _moved(line: dict, origin, scale: float) -> dict:
+    """Return a line read in a crop (``crop``) where it stands on the page, upright where it
+    is taller than wide (a column's lone numeral)."""
+    line = shifted(line, origin, scale)
+    x0, y0, x1, y1 = line["box"]
+    return {**line, "dir": "v" if line["dir"] == "v" or y1 - y0 >= x1 - x0 else "h"}
+
+
+def shifted(line: dict, origin, scale: float) -> dict:
+    """Return a line read in a crop (``crop``) where it stands on the page."""
     dx, dy = origin[0] / scale, origin[1] / scale
     x0, y0, x1, y1 = line["box"]
     return {**line, "box": [round(x0 + dx, 1), round(y0 + dy, 1), round(x1 + dx, 1),
-                            round(y1 + dy, 1)], "dir": "v" if line["dir"] == "v" or
-            y1 - y0 >= x1 - x0 else "h"}
+                            round(y1 + dy, 1)]}
 
 
 def _replaced(line: dict, found) -> bool:
