@@ -35,7 +35,7 @@ class OcrConfig:
     threads: int = 0  # 0: the runtime's default
     batch_pages: int = 2
     min_confidence: float = 0.3
-    det_max_side: int = 1280
+    det_max_side: int = 1600
     precision: str = "int8"  # rapidocr: "int8" (quantized here once) or "fp32" (as shipped)
     model_dir: str = ""  # where the int8 models are kept
     det_model_name: str = ""
@@ -76,8 +76,12 @@ class RapidOcrEngine:
             "Det.box_thresh": 0.3,
             "Global.text_score": config.min_confidence,
             "Global.log_level": "error",
-            # Detection on the whole 150-dpi page costs more than reading the
-            # lines; at 1280 pixels on the long side it read as well here.
+            # Detection on the whole 150-dpi page (1754 pixels high) costs more than
+            # reading the lines. At 1280 pixels it lost lone page numbers set in grey
+            # beside an index's leaders ("構造 ..... 7"): at 1600 jlshort's scanned index
+            # has 4.8 points more of its entries, for about 7% more CPU; the text read
+            # is as good (CER en 1.74 / 1.75 %, ja 1.63 / 1.59 %). A column of page
+            # numbers it then takes for one line is read again (indexing.ocr.stacked).
             "Det.limit_side_len": config.det_max_side,
             "Det.limit_type": "max",
         }
