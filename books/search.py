@@ -40,21 +40,23 @@ def _has_table() -> bool:
 
 
 def index_book(book, progress=None, batch_size=200) -> int:
-    """Index (or re-index) every page of book; return how many pages hold text."""
+    """Index (or re-index) every page of book; return how many pages hold text.
+
+    Pages are read a batch at a time, each read finished before its batch is written: on
+    SQLite, a write made while a read is still open on the same connection cannot wait
+    for another worker's write to end, and fails at once ("database is locked")."""
     remove_book(book.pk)
     pages = Page.objects.filter(book=book).exclude(text="").order_by("number")
     total = book.page_count
-    indexed = 0
-    rows = []
-    for page_id, text in pages.values_list("id", "text").iterator(chunk_size=batch_size):
-        rows.append((page_id, for_search(text)))
-        if len(rows) >= batch_size:
-            indexed += _insert(rows)
-            rows = []
-            if progress:
-                progress(min(indexed, total), total)
-    indexed += _insert(rows)
-    return indexed
+    indexed, after = 0, 0
+    while True:
+        batch = list(pages.filter(number__gt=after).values_list("number", "id", "text")[:batch_size])
+        if not batch:
+            return indexed
+        after = batch[-1][0]
+        indexed += _insert([(page_id, for_search(text)) for _, page_id, text in batch])
+        if progress:
+            progress(min(indexed, total), total)
 
 
 def _insert(rows) -> int:

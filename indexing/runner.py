@@ -30,6 +30,7 @@ logger = logging.getLogger(__name__)
 Status = StageRun.Status
 
 INTERNAL_ERROR = "Internal error while processing this stage; the details are in the server log."
+DATABASE_BUSY = "The database was busy or out of reach."
 PROGRESS_INTERVAL = 1.0  # seconds between progress writes
 OUTCOME_RETRIES = (0.05, 0.2, 0.5, 1.0, 2.0)
 """Waits between tries to record an outcome that met a locked table (then it raises)."""
@@ -294,6 +295,9 @@ def execute(run: StageRun, worker: str, ctx: StageContext | None = None) -> str:
         return "cancelled"
     except StageError as error:
         return _record_failure(run, claim, error.message, error.detail, error.retryable)
+    except OperationalError as error:  # the database busy or gone for a moment: try again
+        logger.warning("Database error in %s of book %s: %s", run.stage, run.book_id, error)
+        return _record_failure(run, claim, DATABASE_BUSY, traceback.format_exc(), True)
     except Exception:
         logger.exception("Internal error in %s of book %s", run.stage, run.book_id)
         return _record_failure(run, claim, INTERNAL_ERROR, traceback.format_exc(), False)

@@ -126,6 +126,17 @@ def test_a_retryable_failure_is_retried_later(book, stages):
     assert runner.claim_next("w1") is None  # not before its time
 
 
+def test_a_busy_database_is_tried_again_later_not_failed(book, stages):
+    from django.db import OperationalError
+
+    stages["first"].outcome = OperationalError("database is locked")
+    runner.run_pending("w1")
+    first = run_of(book, "first")
+    assert first.status == Status.PENDING and first.available_at > timezone.now()
+    assert first.message.startswith(runner.DATABASE_BUSY)
+    assert "database is locked" in first.error_detail
+
+
 def test_retrying_a_failed_stage_runs_it_again(book, stages):
     stages["first"].outcome = StageError("Broken.")
     runner.run_pending("w1")
