@@ -70,7 +70,7 @@ def add_missing_runs() -> int:
     """
     behind = Book.objects.annotate(runs=Count("stage_runs")).filter(runs__lt=len(STAGES))
     count = 0
-    for book in behind.iterator():
+    for book in list(behind):  # read whole before writing (see books.search.index_book)
         create_runs(book)
         count += 1
     return count
