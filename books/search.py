@@ -50,7 +50,8 @@ def index_book(book, progress=None, batch_size=200) -> int:
     total = book.page_count
     indexed, after = 0, 0
     while True:
-        batch = list(pages.filter(number__gt=after).values_list("number", "id", "text")[:batch_size])
+        batch = list(pages.filter(number__gt=after)
+                     .values_list("number", "id", "text")[:batch_size])
         if not batch:
             return indexed
         after = batch[-1][0]
