@@ -59,6 +59,15 @@ def test_reindexing_does_not_duplicate_hits(boats):
     assert pages(search.search("mainsail")) == [(boats.pk, 2)]
 
 
+def test_a_book_is_indexed_a_batch_at_a_time_to_its_last_page(boats):
+    reported = []
+    indexed = search.index_book(boats, lambda done, total: reported.append(done), batch_size=1)
+    assert indexed == len(reported) == boats.pages.exclude(text="").count() > 1
+    assert reported == sorted(reported)
+    assert pages(search.search("mainsail")) == [(boats.pk, 2)]
+    assert pages(search.search("bowline")) == [(boats.pk, 3)]
+
+
 def test_page_scores_cover_pages_holding_any_term(boats, fune):
     scores = search.page_scores(["MAINSAIL", "bowline", "ab"], [boats.pk], limit=10)
     assert set(scores) == {(boats.pk, 2), (boats.pk, 3)}  # the short term is not scored
