@@ -198,7 +198,8 @@ def lookup(term: str, book_ids=None, *, follow: bool = False) -> list[TermPlace]
     for place in places:
         # Where the reference leads to no page (two entries that refer to each other), the
         # entry stays: listed, with no page of its own.
-        for found in (place.pages or not place.see) and [place] or _followed(place) or [place]:
+        referred = not place.pages and place.see
+        for found in (_followed(place) or [place]) if referred else [place]:
             key = (found.book_id, found.parent, found.term)
             if key not in seen:
                 seen.add(key)

@@ -42,7 +42,6 @@ are made by the int8 copy of recipe 2 (attention fused, two products quantized p
 too far from recipe 1's to be compared with them, ``retrieval.index.minilm``)."""
 _CHUNKING = re.compile(r'"chunking": (\d+)')
 STALE_FILES = ("sections.faiss", "flat.faiss", "flat.json")
-STALE_FILES = ("sections.faiss", "flat.faiss", "flat.json")
 _lock = threading.Lock()
 
 
