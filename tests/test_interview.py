@@ -8,6 +8,7 @@ import pytest
 import retrieval
 from retrieval.answer import interview
 from retrieval.question import followups
+from retrieval.ranking.rank import Scored
 from retrieval.results import Answer, Clarification, Option, Result
 from tests.test_retrieval import embed_each_text_once, no_language_model, shelf  # noqa: F401
 from tests.test_retrieval import koukai, sailing  # noqa: F401
@@ -20,11 +21,11 @@ def place(book_id, crumbs, score, pages=(10, 11), book="Octave", terms=("pause",
 
 
 def asked(results, *, language="en", named=None, scope=None, quoted=None, narrowed=False,
-          kind="lookup"):
+          kind="lookup", scored=()):
     answer = Answer(kind, "How do I pause my program?", results=tuple(results),
                     language=language)
     reading = SimpleNamespace(named=named or {}, scope=scope, shelf=None)
-    gathered = SimpleNamespace(asked=SimpleNamespace(quoted=quoted or {}))
+    gathered = SimpleNamespace(asked=SimpleNamespace(quoted=quoted or {}), scored=list(scored))
     return interview.clarification(answer, reading, gathered, narrowed)
 
 
@@ -47,7 +48,32 @@ def test_close_places_apart_in_the_book_are_asked_about():
 
 
 def test_a_place_well_ahead_is_answered_without_asking():
-    assert asked([BREAKPOINTS, place(1, ["2 Getting Started"], 0.2)]) is None
+    assert asked([BREAKPOINTS, place(1, ["2 Getting Started"], 0.12)]) is None
+
+
+def scored(key, score, words, multilingual, english=None):
+    meaning = {"multilingual": multilingual, **({"english": english} if english is not None else {})}
+    return Scored(1, key, score, words, meaning)
+
+
+def test_signals_that_agree_on_the_first_place_need_no_question():
+    # The words and the English encoder put Breakpoints first; only the multilingual does not.
+    agreed = [scored(1, 0.30, 9.0, 0.50, 0.61), scored(2, 0.27, 4.0, 0.55, 0.52)]
+    assert interview.agreeing(agreed) == 2
+    assert asked([BREAKPOINTS, KEYBOARD], scored=agreed) is None
+
+
+def test_signals_that_disagree_ask_about_the_close_places():
+    split = [scored(1, 0.30, 9.0, 0.50, 0.51), scored(2, 0.27, 4.0, 0.55, 0.52)]
+    assert interview.agreeing(split) == 1
+    assert [o.place for o in asked([BREAKPOINTS, KEYBOARD], scored=split).options] == [
+        BREAKPOINTS, KEYBOARD]
+
+
+def test_words_no_section_holds_are_no_signal():
+    # A Japanese question: two signals, of which the words found nothing.
+    assert interview.agreeing([scored(1, 0.3, 0.0, 0.5), scored(2, 0.2, 0.0, 0.4)]) == 1
+    assert interview.agreeing([]) == 0
 
 
 def test_a_section_and_its_own_subsection_are_one_place():
@@ -132,7 +158,8 @@ def test_an_option_is_named_by_telling_words_each_once():
 
 
 def test_once_asking_a_third_place_not_quite_as_close_is_offered_too():
-    third = replace(PAUSE, score=0.16)  # over OFFERED, under CLOSE, of the first's 0.30
+    third = replace(PAUSE, score=0.06)  # over OFFERED, under CLOSE, of the first's 0.30
     clarify = asked([BREAKPOINTS, KEYBOARD, third])
     assert [o.place for o in clarify.options] == [BREAKPOINTS, KEYBOARD, third]
-    assert asked([BREAKPOINTS, replace(KEYBOARD, score=0.2), third]) is None  # not close: no question
+    assert asked([BREAKPOINTS, replace(KEYBOARD, score=0.12), third]) is None  # not close
+    assert len(asked([BREAKPOINTS, KEYBOARD, replace(PAUSE, score=0.02)]).options) == 2
