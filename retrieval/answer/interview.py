@@ -17,8 +17,8 @@ from retrieval.results import Clarification, Option
 
 CLOSE = 0.5
 """The second place's score is at least this share of the first's: close enough to ask about,
-where the signals do not agree on the first (AGREED)."""
-AGREED = 2
+where the signals do not agree on the first (AGREEING)."""
+AGREEING = 2
 """Where this many of the signals that read the question (the words, the multilingual
 encoder, the English one) put the ranking's first place first, the evidence is clear and the
 librarian answers without asking. The ranking's mixture hides their disagreement, and
@@ -55,7 +55,7 @@ def clarification(answer, reading, gathered, follow_up: bool) -> Clarification |
     named = any(weight >= naming.EXPLICIT for weight in reading.named.values())
     if named or (gathered.asked is not None and gathered.asked.quoted):
         return None  # the question names a book, or quotes a sentence of one
-    options = _close_places(answer.results, agreeing(getattr(gathered, "scored", None) or []))
+    options = _close_places(answer.results, agreeing(gathered.scored))
     if len(options) < 2:
         return None
     ja = answer.language == "ja"
@@ -78,12 +78,12 @@ def agreeing(scored) -> int:
 
 
 def _close_places(results, agreed: int) -> list:
-    """Return the places to offer: where fewer than AGREED signals put the first place first,
+    """Return the places to offer: where fewer than AGREEING signals put the first place first,
     the first result and those scoring CLOSE to it, none a section of another (a section and
     its own subsection are one place to a reader); where that makes two or more, up to
     MAX_OPTIONS with those scoring OFFERED to it, the place the book's own index offers
     among the first cards (``ranking.indexed``) first."""
-    if not results or results[0].score <= 0 or agreed >= AGREED:
+    if not results or results[0].score <= 0 or agreed >= AGREEING:
         return []
     ranked = sorted(results[1:], key=lambda r: -r.score)
     chosen = _apart([results[0]], [r for r in ranked if r.score >= CLOSE * results[0].score])
