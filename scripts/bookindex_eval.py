@@ -65,7 +65,7 @@ def report(rows: list[dict], verbose: bool) -> None:
                 print(f"   MISSED {key}")
             for key in r["extra"][:400]:
                 print(f"   EXTRA  {key}")
-            for key, page in r["wrong_pairs"][:20]:
+            for key, page in r["wrong_pairs"][:400]:
                 print(f"   WRONG  {key} p{page}")
     total = {k: sum(r[k] for r in rows) for k in
              ("gt_entries", "found_entries", "entries_matched", "gt_pairs", "found_pairs",

@@ -3,27 +3,7 @@
 import numpy as np
 
 from indexing.ocr import columns, stacked
-from indexing.ocr.layout import RawLine
-
-
-def quad(x0, y0, x1, y1):
-    return ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
-
-
-def line(text, box, direction="h"):
-    return {"text": text, "box": list(box), "conf": 0.9, "dir": direction}
-
-
-class CropReader:
-    """Reads each crop it is given as the rows it is told to (pixels of the enlarged crop)."""
-
-    def __init__(self, rows):
-        self.rows, self.seen = rows, []
-
-    def read(self, images):
-        self.seen.extend(image.shape for image in images)
-        return [[RawLine(quad(*box), text, 0.95) for text, box in self.rows] for _ in images]
-
+from tests.ocr_fakes import CropReader, line
 
 PAGE = np.full((800, 600, 3), 255, np.uint8)  # scale 1: a pixel is a point
 CONTENTS = [

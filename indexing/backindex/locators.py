@@ -24,7 +24,7 @@ SEE = re.compile(r"(?:^|[,.;(（]\s*|\s+)\(?(?P<how>see(?:\s+also)?|cf\.)\s+(?P<
 ARROW = re.compile(r"\s*(?:→|⇒|->)\s*(?P<rest>[^→⇒]+?)\s*(?:を見よ|も見よ|参照)?\s*$")
 SEE_JA = re.compile(r"[\s(（,，、]*(?P<rest>[^\s(（,，、]+?)\s*(?:を見よ|も見よ|を参照|も参照)[)）]?\s*$")
 # OCR reads a few leader dots of a scan, or none: "amsbsy .. .48", "amsfonts . .. 38,55".
-JUNK_BEFORE_NUMBER = re.compile(r"(?<=\s)[.,:;·・]+(?=\d)")
+JUNK_BEFORE_NUMBER = re.compile(r"(?<=\s)[.,:;·・…‥]+(?=\d)")
 STRAY_DOTS = re.compile(r"(?<=\s)[.·・]{1,2}(?![.·・])(?=\s*(?:[.·・]|\d|$))")
 
 
@@ -48,7 +48,10 @@ def _split_entry(text: str) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
         tail, see, rest = _split_see(tail)
         labels = _locators(tail) or []
         labels += _locators(rest or "") or []
-    printed = term.rstrip()[-1:] in ",，、;；"  # it ends at its comma: "!h float specifier ...,"
+    # It ends at its comma ("!h float specifier ...,"), unless the comma follows a dot OCR
+    # read apart from the leaders ("\\sum... .,").
+    printed = (term.rstrip()[-1:] in ",，、;；"
+               and not re.search(r"[.:·・]\s+[.:·・]+\s*[,，、;；]$", term.rstrip()))
     if not see:
         term, see = _see_in_term(_tidy_term(term))
     if see and not term.strip():  # a sub-entry named "see also …" is a term, not a reference
@@ -154,7 +157,8 @@ def _is_locator(token: str) -> bool:
 
 
 # What OCR leaves of leaders at a term's end: "\\sum...", "\\cos :", "\\textsc." and of a
-# mark before it: "·quotation". A single stop after an initial stays ("Knuth, Donald E.").
+# mark before it: "·quotation". A single stop after an initial stays ("Knuth, Donald E."), and
+# so does a colon: terms may be messages ("not defined:").
 RESIDUE = re.compile(r"(?:\s*[.:;·・…‥]{2,}|\s+[.:;·・…‥]+|(?<=[^\W\d_]{2})\.)$|^[·・]+(?=\S)")
 
 

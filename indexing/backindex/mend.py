@@ -1,4 +1,5 @@
-"""OCR slips in a scanned index's terms, mended against the book's own text (pure functions).
+"""OCR slips in a scanned index's terms, mended against the book's own text and the
+dictionary (pure functions).
 
 An index term is a word the book uses. A term word that OCR misread ("béamer",
 "fráme", "\\1og", "剩余関数") is nowhere in the body of the book, while the word it
@@ -9,8 +10,14 @@ complete as a dash ("行頭の—" under ホワイトスペース); OCR drops th
 it as a long vowel mark, and it is put back where the words call for a head: a
 sub-entry that starts with a particle or ends with an attributive form.
 
+Some slips the body repeats, because OCR reads the same glyph the same way
+everywhere: a katakana that looks like a kanji ("入カファイル" for 入力ファイル, ロ
+for 口). These are put right by the dictionary (Sudachi): a look-alike is swapped
+in only where the run then reads as words the dictionary knows, and did not before.
+
 Only OCR'd pages are mended; nothing is mended on a guess: each change needs
-the body's words, and a word found in the body as it stands is left alone.
+the body's words or the dictionary's, and a word found in the body as it stands is
+left alone.
 """
 
 import re
@@ -39,6 +46,14 @@ MIN_EDITED_COUNT = 5  # … when it is a letter away: "letter" is not "letters"
 SLIPS = 10  # times as often as the word as it stands, where the body has that too
 MIN_RUN = 4  # kanji and kana: a shorter run has too many neighbours (指数, 指定)
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
+# Katakana and kanji that OCR takes for one another: they are drawn the same.
+LOOKALIKES = {}
+for _pair in ("カ力", "ロ口", "エ工", "ニ二", "ハ八", "ト卜", "タ夕", "ヘへ", "ー一"):
+    LOOKALIKES.setdefault(_pair[0], []).append(_pair[1])
+    LOOKALIKES.setdefault(_pair[1], []).append(_pair[0])
+DIGITS_ALONE = re.compile(r"\d[\d\s]*[^\w\s]?")
+NUMERALS = set("〇一二三四五六七八九十百千万億")
+JAPANESE_RUN = re.compile(f"[{CJK}々ー]{{2,}}")
 TEX_LETTERS = str.maketrans("10", "lo")
 
 
@@ -73,7 +88,8 @@ def mend_term(term: str, vocabulary: Vocabulary, parents: tuple[str, ...] = ()) 
     term = WORD.sub(lambda match: _word(match.group(), vocabulary), term)
     if parents and CJK_RUN.search(term):
         term = _head_dash(term, parents[-1], vocabulary)
-    return CJK_RUN.sub(lambda match: _run(match.group(), vocabulary), term)
+    term = CJK_RUN.sub(lambda match: _run(match.group(), vocabulary), term)
+    return JAPANESE_RUN.sub(lambda match: _lookalike(match.group()), term)
 
 
 def mend(entries: list, vocabulary: Vocabulary) -> list:
@@ -92,6 +108,18 @@ def mend(entries: list, vocabulary: Vocabulary) -> list:
                         for depth, term in enumerate(entry.parents))
         result.append(replace(entry, term=one(entry.term, entry.parents), parents=parents))
     return _script_gaps(result)
+
+
+def legible(entries: list) -> list:
+    """Return the entries less those whose term OCR read as digits alone ("11", "11*", "1-"):
+    an index's terms are words or symbols, and a run of digits in a term's place is a
+    symbol OCR could not read (\\\\ read as 11). Such an entry, and its sub-entries, are
+    left out rather than shown wrong."""
+    def unreadable(term: str) -> bool:
+        return bool(DIGITS_ALONE.fullmatch(unicodedata.normalize("NFKC", term).strip()))
+
+    return [entry for entry in entries
+            if not any(map(unreadable, (entry.term, *entry.parents)))]
 
 
 def _script_gaps(entries: list) -> list:
@@ -199,11 +227,63 @@ def _run(run: str, vocabulary: Vocabulary) -> str:
     return ranked[0][0]
 
 
+def _lookalike(run: str) -> str:
+    """Return the run with one katakana or kanji swapped for its look-alike (LOOKALIKES)
+    where the swapped character then joins a word the dictionary knows, having stood alone
+    or in an unknown word before ("入カファイル" → "入力ファイル", "ロ頭" → "口頭"), and no
+    word becomes unknown; else the run as it stands."""
+    if not any(char in LOOKALIKES for char in run):
+        return run
+    words = _words(run)
+    for position, char in enumerate(run):
+        if char not in LOOKALIKES:
+            continue
+        surface, unknown = _word_at(words, position)
+        if len(surface) > 1 and not unknown:
+            continue  # part of a word already
+        for other in LOOKALIKES[char]:
+            swapped = run[:position] + other + run[position + 1:]
+            fresh = _words(swapped)
+            surface, unknown = _word_at(fresh, position)
+            if len(surface) > 1 and not unknown and _unknown(fresh) <= _unknown(words):
+                return swapped
+    return run
+
+
+def _words(text: str) -> list[tuple[str, bool]]:
+    """Return the words of text as the dictionary reads them, with whether each is unknown.
+    The dictionary leaves numerals unknown (二 in 二重): they are words."""
+    return [(word.surface(), word.is_oov() and not NUMERALS.issuperset(word.surface()))
+            for word in tokenizer().tokenize(text)]
+
+
+def _word_at(words: list[tuple[str, bool]], position: int) -> tuple[str, bool]:
+    end = 0
+    for surface, unknown in words:
+        end += len(surface)
+        if position < end:
+            return surface, unknown
+    return "", True
+
+
+def _unknown(words: list[tuple[str, bool]]) -> int:
+    return sum(unknown for _, unknown in words)
+
+
 def _spellable(char: str) -> bool:
     """Return True for a kanji OCR may have misread as another. OCR's slips in kana repeat
     through the body (ブ read as プ every time), and 一 is a dash misread as often as a kanji:
     only another kanji is put for a kanji."""
     return is_kanji(char) and char != "一"
+
+
+def _lone_one(text: str) -> bool:
+    """Return True when a final 一 is no part of a word: the dictionary reads it alone, after
+    a noun that no prefix opens (not 第一, not 統一)."""
+    words = list(tokenizer().tokenize(text))
+    return (len(words) >= 2 and words[-1].surface() == "一"
+            and words[-2].part_of_speech()[0] == "名詞"
+            and all(word.part_of_speech()[0] != "接頭辞" for word in words[:-1]))
 
 
 def _head_dash(term: str, parent: str, vocabulary: Vocabulary) -> str:
@@ -217,7 +297,7 @@ def _head_dash(term: str, parent: str, vocabulary: Vocabulary) -> str:
         text = DASH + text[1:]
     elif text[-1:] == "ー" and not re.match(f"[{KATAKANA}]", text[-2:-1]):
         text = text[:-1] + DASH
-    elif text[-1:] == "一" and text[:-1] + parent in vocabulary.text:
+    elif text[-1:] == "一" and (text[:-1] + parent in vocabulary.text or _lone_one(text)):
         text = text[:-1] + DASH  # "基本一" under 文字サイズ: the body says 基本文字サイズ
     if DASH in text:
         return text

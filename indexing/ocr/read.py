@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from indexing.ocr import columns, layout, stacked
+from indexing.ocr import columns, layout, numbers, stacked
 from indexing.ocr.spreads import Gutter, find_gutter, two_folios
 
 
@@ -55,10 +55,12 @@ def assemble(page: Split, raws: list[list[layout.RawLine]]) -> dict:
 
 def refine(engine, page: Split, found: dict) -> dict:
     """Return found with a vertical contents page's columns read again (indexing.ocr.columns),
-    and a horizontal page's stacks of page numbers (indexing.ocr.stacked)."""
+    a horizontal page's stacks of page numbers (indexing.ocr.stacked) and the numbers its
+    rows lack beside a column of them (indexing.ocr.numbers)."""
     if len(page.images) == 1:
         lines = columns.reread(engine, page.images[0], page.scale, found["lines"])
         lines = stacked.reread(engine, page.images[0], page.scale, lines)
+        lines = numbers.reread(engine, page.images[0], page.scale, lines)
         found = {**found, "lines": lines}
     return found
 

@@ -38,6 +38,8 @@ CASES = [
     ("amsbsy .. .48", "amsbsy", ["48"], []),
     ("amsfonts . .. 38,55", "amsfonts", ["38", "55"], []),
     ("graphics 57.", "graphics", ["57"], []),
+    ("角括弧 …6", "角括弧", ["6"], []),  # the leaders read as one ellipsis
+    ("\\sum... ., .41", "\\sum", ["41"], []),  # a dot and a comma read apart from them
     ("citation ... on page, 470", "citation ... on page", ["470"], []),
 ]
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from indexing.backindex.mend import Vocabulary, mend, mend_term
+from indexing.backindex.mend import Vocabulary, legible, mend, mend_term
 from indexing.backindex.model import IndexEntry
 
 BODY = Vocabulary.of([
@@ -28,6 +28,11 @@ TERMS = [
     ("Beamer", (), "Beamer"),
     ("剩余関数", (), "剰余関数"),  # one kanji misread, the body uses the run as it should be
     ("指数", (), "指数"),  # too short to tell from 指定
+    # a katakana read for the kanji it looks like, where the dictionary then reads words
+    ("入カファイル", (), "入力ファイル"),
+    ("ロ頭発表", (), "口頭発表"),
+    ("二段組", (), "二段組"),  # ニ would stand alone: a particle, not a word
+    ("カード", (), "カード"),
     # a Japanese sub-entry's dash for its parent, lost or read as a long vowel mark
     ("のスペース", ("垂直方向",), "—のスペース"),
     ("行頭の", ("ホワイトスペース",), "行頭の—"),
@@ -35,6 +40,9 @@ TERMS = [
     ("な直線", ("水平",), "—な直線"),
     ("ーサイズ", ("文字",), "—サイズ"),
     ("基本一", ("文字サイズ",), "基本—"),
+    ("本文一", ("フォント",), "本文—"),  # a 一 the dictionary reads alone
+    ("統一", ("書式",), "統一"),
+    ("第一", ("章",), "第一"),
     ("数式の—", ("スペース",), "数式の—"),
     ("脱退について", ("管理者的な責務",), "脱退について"),
     ("角括弧", ("括弧",), "角括弧"),
@@ -70,3 +78,10 @@ def test_a_space_where_latin_meets_japanese_follows_the_index_s_own_share():
                      ("letter 用紙",))
     assert [e.term for e in mend(closed, BODY)] == ["A4用紙", "articleクラス", "B5用紙",
                                                       "EPSファイル", "letter 用紙"]
+
+
+def test_a_term_read_as_digits_alone_is_left_out_with_its_sub_entries():
+    found = entries(("11",), ("11*",), ("1-", "コマンド"), ("star", "11"), ("404 errors",),
+                    ("\\\\",), ("B5 用紙",))
+    assert [(e.term, e.parents) for e in legible(found)] == [
+        ("404 errors", ()), ("\\\\", ()), ("B5 用紙", ())]
