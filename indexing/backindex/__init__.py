@@ -11,10 +11,11 @@ book's labels allow, and left printed, unresolved, where they do not.
 
 from indexing.backindex.detect import back_start, find_indexes
 from indexing.backindex.figures import read_lists
-from indexing.backindex.mend import Vocabulary, legible, mend
+from indexing.backindex.mend import Vocabulary, mend
 from indexing.backindex.model import BackMatter, IndexEntry, ListItem, Locator
 from indexing.backindex.parse import parse_rows
 from indexing.backindex.resolve import locate, pages_by_label
+from indexing.backindex.unread import in_order, legible
 
 __all__ = ["BackMatter", "IndexEntry", "ListItem", "Locator", "back_start", "read"]
 
@@ -43,6 +44,6 @@ def read(pages: list[dict], labels: dict[int, str], list_pages=(),
     scanned = [n for n in index_pages if n in (ocr_text or {})]
     if scanned:
         body = Vocabulary.of(text for n, text in ocr_text.items() if n not in set(index_pages))
-        entries = legible(mend(entries, body))
+        entries = in_order(legible(mend(entries, body), ocr_text))
     items = read_lists([by_number[n] for n in list_pages if n in by_number], by_label)
     return BackMatter(entries, items, index_pages, indexes)

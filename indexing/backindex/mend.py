@@ -24,6 +24,7 @@ import re
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from books.japanese import tokenizer
 from books.text import CJK, HIRAGANA, KATAKANA, is_kanji
@@ -51,7 +52,6 @@ LOOKALIKES = {}
 for _pair in ("カ力", "ロ口", "エ工", "ニ二", "ハ八", "ト卜", "タ夕", "ヘへ", "ー一"):
     LOOKALIKES.setdefault(_pair[0], []).append(_pair[1])
     LOOKALIKES.setdefault(_pair[1], []).append(_pair[0])
-DIGITS_ALONE = re.compile(r"\d[\d\s]*[^\w\s]?")
 NUMERALS = set("〇一二三四五六七八九十百千万億")
 JAPANESE_RUN = re.compile(f"[{CJK}々ー]{{2,}}")
 TEX_LETTERS = str.maketrans("10", "lo")
@@ -108,18 +108,6 @@ def mend(entries: list, vocabulary: Vocabulary) -> list:
                         for depth, term in enumerate(entry.parents))
         result.append(replace(entry, term=one(entry.term, entry.parents), parents=parents))
     return _script_gaps(result)
-
-
-def legible(entries: list) -> list:
-    """Return the entries less those whose term OCR read as digits alone ("11", "11*", "1-"):
-    an index's terms are words or symbols, and a run of digits in a term's place is a
-    symbol OCR could not read (\\\\ read as 11). Such an entry, and its sub-entries, are
-    left out rather than shown wrong."""
-    def unreadable(term: str) -> bool:
-        return bool(DIGITS_ALONE.fullmatch(unicodedata.normalize("NFKC", term).strip()))
-
-    return [entry for entry in entries
-            if not any(map(unreadable, (entry.term, *entry.parents)))]
 
 
 def _script_gaps(entries: list) -> list:
@@ -228,26 +216,45 @@ def _run(run: str, vocabulary: Vocabulary) -> str:
 
 
 def _lookalike(run: str) -> str:
-    """Return the run with one katakana or kanji swapped for its look-alike (LOOKALIKES)
+    """Return the run with one katakana or kanji swapped for its look-alike (``_lookalikes``)
     where the swapped character then joins a word the dictionary knows, having stood alone
     or in an unknown word before ("入カファイル" → "入力ファイル", "ロ頭" → "口頭"), and no
     word becomes unknown; else the run as it stands."""
-    if not any(char in LOOKALIKES for char in run):
+    others = [_lookalikes(char) for char in run]
+    if not any(others):
         return run
     words = _words(run)
     for position, char in enumerate(run):
-        if char not in LOOKALIKES:
+        if not others[position]:
             continue
         surface, unknown = _word_at(words, position)
         if len(surface) > 1 and not unknown:
             continue  # part of a word already
-        for other in LOOKALIKES[char]:
+        for other in others[position]:
             swapped = run[:position] + other + run[position + 1:]
             fresh = _words(swapped)
             surface, unknown = _word_at(fresh, position)
             if len(surface) > 1 and not unknown and _unknown(fresh) <= _unknown(words):
                 return swapped
     return run
+
+
+def _lookalikes(char: str) -> list[str]:
+    """Return the characters OCR may have read char for: its look-alikes, and the Japanese
+    form of a kanji read in its Chinese form (剩 for 剰: the recogniser learnt both scripts)."""
+    found = list(LOOKALIKES.get(char, ()))
+    if is_kanji(char):
+        japanese = _to_japanese().convert(char)
+        if japanese != char and len(japanese) == 1:
+            found.append(japanese)
+    return found
+
+
+@lru_cache(maxsize=1)
+def _to_japanese():
+    import opencc
+
+    return opencc.OpenCC("t2jp")
 
 
 def _words(text: str) -> list[tuple[str, bool]]:
