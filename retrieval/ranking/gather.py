@@ -157,7 +157,7 @@ def several(reading, limit, exclude, _recommend=None) -> Gathered:
         text = f"{text}（{plan.scene}）" if plan.scene else text
         groups.append(_ranked(reading, reading.question(text), limit, exclude, None, part=part))
         per_part.append((part, groups[-1]))
-    groups.append(_ranked(reading, whole, limit, exclude, out))
+    groups.insert(len(groups) - len(per_part), _ranked(reading, whole, limit, exclude, out))
     found = _interleaved(groups, limit)
     out.chosen = _assign_parts(found, per_part)
     out.batches.append(found)
