@@ -1,6 +1,7 @@
 """The scope a question names: read by rules, then answered inside it, never by it."""
 
 import unicodedata
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -28,6 +29,16 @@ from tests.test_retrieval import koukai, sailing  # noqa: F401
      scope.PART, None, None, "supporting material", "how do I print my notes?"),
     ("In chapter 3 of the sailing book, what is a jib?",
      scope.CHAPTER, None, "3", "", "what is a jib?"),
+    ("In the memoir manual's chapter that walks through a sample thesis package, how does it "
+     "load?", scope.CHAPTER, None, None, "a sample thesis package", "how does it load?"),
+    ("In the chapter which is about knots, how do I tie a bowline?",
+     scope.CHAPTER, None, None, "knots", "how do I tie a bowline?"),
+    ("In Octave's chapter explaining debugging: how do I go up the call stack?",
+     scope.CHAPTER, None, None, "debugging", "how do I go up the call stack?"),
+    ("In the introductory part of the beamer user guide, what is a frame?",
+     scope.PART, None, None, "introductory", "what is a frame?"),
+    ("In the first chapter of the sailing book, what is a jib?",
+     scope.CHAPTER, None, "1", "", "what is a jib?"),
     ("開発者リファレンスの 66 ページあたりで、循環依存はどうすればいい？",
      scope.PAGES, (64, 68), None, "", "循環依存はどうすればいい?"),
     ("「LaTeX 2ε への道」の 72〜74 ページで、段落の字下げをやめるには？",
@@ -55,6 +66,8 @@ def test_the_scope_a_question_names_is_read(question, kind, pages, number, topic
     "第2章の内容は？",
     "数式の書き方は？",
     "Which book explains knots?",
+    "In the end, how do I tie a bowline?",
+    "In the morning, where is the chapter on knots?",
 ])
 def test_a_question_that_names_no_scope_has_none(question):
     assert scope.read(question) is None
@@ -106,6 +119,20 @@ def test_a_chapter_named_by_topic_is_one_books_where_one_comes_clearly_nearer(sh
     assert set(scope.sections(asked, books, books.book_ids)) == {sailing.pk}
     nearness["第2章 航法"] = 0.85  # as near, within ONE_UNIT: either may be meant
     assert set(scope.sections(asked, books, books.book_ids)) == {sailing.pk, koukai.pk}
+
+
+def test_the_kind_of_unit_named_comes_first_unless_the_other_is_clearly_nearer(monkeypatch):
+    chunks = {1: SimpleNamespace(key=1, title="I Getting Started"),
+              2: SimpleNamespace(key=2, title="1 Introduction")}
+    monkeypatch.setattr(scope.units, "units",
+                        lambda chunks, kind: [1] if kind == scope.PART else [2])
+    nearness = {"I Getting Started": 0.51, "1 Introduction": 0.57}
+    monkeypatch.setattr(scope, "_nearness", lambda topic, titles: np.array(
+        [nearness[title] for title in titles]))
+    asked = scope.Scope(scope.PART, "in the introductory part", "what?", topic="introductory")
+    assert scope._unit_key(asked, chunks)[0] == 1
+    nearness["1 Introduction"] = 1.6  # the reader's "part" is titled as the book's chapter
+    assert scope._unit_key(asked, chunks)[0] == 2
 
 
 @pytest.mark.parametrize("question,book", [

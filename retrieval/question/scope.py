@@ -28,6 +28,13 @@ NEAR_TITLE = 0.35
 """A unit named by its topic is one whose title comes at least this near the topic (the
 multilingual encoder's cosine), unless a word of the topic is in its title."""
 
+OTHER_KIND = 0.25
+"""A reader's "chapter" may be the book's part and the reverse, but the kind named comes first:
+a unit of the other kind is taken where it comes this much nearer the topic. "The
+introductory part of the beamer guide" is Part I Getting Started (0.51), not chapter 1
+Introduction (0.57); a part titled as the reader's "chapter" names it comes ahead by far
+more (a title's own words count a whole point)."""
+
 BOOK_NEAR, BOOK_APART = 0.45, 0.05
 """A scope's book named in the other language (「開発者リファレンス」 for "Debian Developer's
 Reference", "the Japanese Debian New Maintainers' Guide" for 「Debian 新メンテナーガイド」)
@@ -48,10 +55,18 @@ _PAGES_EN = re.compile(
 _SECTION_EN = re.compile(
     r"(?i)^(?P<phrase>(?:in|within|inside|under)\s+(?:section|§)\s*(?P<n>\d+(?:\.\d+)*)"
     + _BOOK_EN + r")" + _END_EN)
+_ABOUT_EN = (  # "on", "that walks through", "which is about", "explaining", "dealing with"
+    r"(?:on|about|(?:that|which)\s+(?:is\s+about|[a-z]+s(?:\s+(?:through|over|with|about|on))?)|"
+    r"[a-z]+ing(?:\s+(?:through|over|with|about|on))?)")
 _UNIT_EN = re.compile(
     r"(?i)^(?P<phrase>(?:in|within|inside)\s+(?:(?P<owner>[^,:;]+?)['’]s\s+|the\s+|its\s+)?"
-    r"(?P<unit>chapter|part)\s+(?:(?P<n>\d+|[ivxlc]+)\b" + _BOOK_EN + r"|(?:on|about|covering|"
-    r"that\s+(?:covers|explains|deals\s+with)|dealing\s+with)\s+(?P<topic>[^,:;]+?)))" + _END_EN)
+    r"(?P<unit>chapter|part)\s+(?:(?P<n>\d+|[ivxlc]+)\b" + _BOOK_EN + r"|" + _ABOUT_EN +
+    r"\s+(?P<topic>[^,:;]+?)))" + _END_EN)
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+             "ninth", "tenth")
+_UNIT_NAMED_EN = re.compile(  # "In the introductory part of the beamer guide, …"
+    r"(?i)^(?P<phrase>(?:in|within|inside)\s+the\s+(?P<topic>[a-z][a-z-]*(?:\s+[a-z][a-z-]*)?)"
+    r"\s+(?P<unit>chapter|part)\s+(?:of|in)\s+(?P<book>[^,:;?]+?))" + _END_EN)
 _JA_END = r"\s*(?:で(?:は)?|の(?:うち|中で)|において|では)\s*[、,]?\s*"
 _PAGES_JA = re.compile(
     r"(?P<phrase>(?P<a>\d+)\s*(?:(?:〜|～|~|-|–|から)\s*(?P<b>\d+)\s*)?(?:ページ|頁)目?\s*"
@@ -113,6 +128,13 @@ def _read_en(text: str) -> Scope | None:
         return Scope(_UNITS[match["unit"].casefold()], match["phrase"], _rest(text, match),
                      number=number, topic=(match["topic"] or "").strip(),
                      book=_book(match["owner"] or match["book"]))
+    match = _UNIT_NAMED_EN.match(text)
+    if match:
+        topic = match["topic"].strip()
+        ordinal = topic.casefold()
+        number = str(_ORDINALS.index(ordinal) + 1) if ordinal in _ORDINALS else None
+        return Scope(_UNITS[match["unit"].casefold()], match["phrase"], _rest(text, match),
+                     number=number, topic="" if number else topic, book=_book(match["book"]))
     return None
 
 
@@ -241,11 +263,14 @@ def _unit_key(scope: Scope, chunks) -> tuple[int | None, float | None]:
     if not scope.topic:
         return None, None
     asked = units.units(chunks, scope.kind)
-    other = units.units(chunks, PART if scope.kind == CHAPTER else CHAPTER)
-    candidates = [chunks[k] for k in dict.fromkeys(asked + other)]
+    other = [k for k in units.units(chunks, PART if scope.kind == CHAPTER else CHAPTER)
+             if k not in asked]
+    candidates = [chunks[k] for k in asked + other]
     if not candidates:
         return None, None
     near = _nearness(scope.topic, [c.title for c in candidates])
+    # The kind the reader named comes first unless a unit of the other kind is clearly nearer.
+    near[len(asked):] -= OTHER_KIND
     best = int(np.argmax(near))
     return (candidates[best].key, float(near[best])) if near[best] >= NEAR_TITLE else (None, None)
 
