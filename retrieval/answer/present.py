@@ -83,10 +83,14 @@ def places(answer, chosen, shelf) -> tuple[Result, ...]:
     how = kinds.of(answer.type).places
     if how == "parts":
         # Each part's place, then the first place of each other search (the whole question,
-        # each book it names) as it came.
+        # each book it names) as it came; the first card leads where it is no part's place: it
+        # is the whole question's, which often answers both parts at once.
         part_places = _part_places(answer, chosen, shelf)
-        first = {part.part: part for part in part_places}
         shown = {place.where for place in part_places}
+        lead = answer.results[0]
+        first = {} if lead.where in shown else {lead.part or lead.book_id: lead}
+        for part in part_places:
+            first.setdefault(part.part, part)
         for result in answer.results:
             if result.where not in shown:
                 first.setdefault(result.part or result.book_id, result)

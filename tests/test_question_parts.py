@@ -1,4 +1,4 @@
-"""Gathering a question in parts: the order its places are shown in (pure, the ranking faked)."""
+"""A question in parts: the order its places are shown in, as cards and in the guide (pure)."""
 
 from types import SimpleNamespace
 
@@ -23,3 +23,19 @@ def test_the_place_for_the_whole_question_comes_before_each_part_s(monkeypatch):
     monkeypatch.setattr(gather, "_ranked", fake)
     found = gather.several(reading(["why stretched", "how run short"]), 10, ()).batches[0]
     assert [f.key for f in found] == [1, 3, 2, 4]
+
+
+def test_the_guide_leads_with_the_whole_question_s_place_where_it_is_no_part_s(monkeypatch):
+    from retrieval.answer import present
+
+    def card(where, part=None, book_id=7):
+        return SimpleNamespace(where=where, part=part, book_id=book_id)
+
+    remarks, block, sniplet = card("remarks"), card("block", "why stretched"), card("sniplet")
+    parts = [block, card("sniplet", "how run short")]
+    monkeypatch.setattr(present, "_part_places", lambda answer, chosen, shelf: parts)
+    answer = SimpleNamespace(results=(remarks, block, sniplet), type="compare")
+    assert [p.where for p in present.places(answer, [], None)] == ["remarks", "block", "sniplet"]
+    # Where the first card is a part's place, the parts lead in their order.
+    answer = SimpleNamespace(results=(block, remarks, sniplet), type="compare")
+    assert [p.where for p in present.places(answer, [], None)][:2] == ["block", "sniplet"]
