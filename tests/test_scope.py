@@ -181,3 +181,17 @@ def test_inside_a_range_a_word_every_section_holds_weighs_little(shelf):
     assert weights[winch] == 1.0  # only the jib's section holds it
     assert weights[mast] < 0.3  # both hold it: it says nothing of which one
     assert rank._within(question, books, {sailing.pk: set(list(inside)[:1])}) == {}
+
+
+def test_inside_a_scope_the_nearest_places_are_never_called_no_answer():
+    from retrieval.answer import present
+    from retrieval.index import embeddings
+    from retrieval.ranking.rank import Scored
+
+    faint = [Scored(1, key, 0.5, meaning={embeddings.MULTILINGUAL: 0.2}) for key in (1, 2)]
+    asked = SimpleNamespace(vectors={embeddings.MULTILINGUAL: np.zeros(3)})
+    kind = SimpleNamespace(may_be_weak=True)
+    shelf_wide = SimpleNamespace(scored=faint, asked=asked, scoped=False)
+    assert present.weak(kind, shelf_wide)  # asked of the whole shelf: nothing comes near
+    inside = SimpleNamespace(scored=faint, asked=asked, scoped=True)
+    assert not present.weak(kind, inside)  # the reader said where: its nearest places answer

@@ -50,8 +50,11 @@ def cards(batch: list[Found], shelf, shown: int):
 
 def weak(kind, gathered) -> bool:
     """Return True if this question is not one the books answer: it may be weak (a lookup,
-    a which-book question) and no candidate comes near it in meaning (``WEAK``)."""
-    if not kind.may_be_weak or not gathered.scored:
+    a which-book question) and no candidate comes near it in meaning (``WEAK``). A question
+    that names where to look is answered there: the few sections inside a scope are no
+    measure of the shelf (「新メンテナーガイドの 4.4 節で、テストを走らせないようにするには」
+    stayed under the bars beside the 4.4.3 that answers it)."""
+    if not kind.may_be_weak or not gathered.scored or gathered.scoped:
         return False
     roles = [role for role in gathered.asked.vectors if role in WEAK]
     return bool(roles) and all(

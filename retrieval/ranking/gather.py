@@ -38,6 +38,8 @@ class Gathered:
     chosen: list = field(default_factory=list)
     """(part, (book id, key)): the place given to each part of a comparison."""
     note: str = ""
+    scoped: bool = False
+    """The places are inside the scope the question names (``within_scope``)."""
     type: str | None = None
     """The kind of answer, where gathering changed it (a follow-up's chapter is a range)."""
 
@@ -78,7 +80,7 @@ def within_scope(reading, limit, exclude, _recommend=None) -> Gathered:
     allowed = scope.sections(reading.scope, reading.shelf, books or reading.shelf.book_ids)
     if not allowed:
         return lookup(reading, limit, exclude)
-    out, question = Gathered(), reading.question()
+    out, question = Gathered(scoped=True), reading.question()
     out.scored, out.asked = pool(question, reading.shelf, allowed=allowed, exclude=exclude), question
     out.batches.append([Found(s.book_id, s.key, s.score, question=question)
                         for s in out.scored[:limit]])
