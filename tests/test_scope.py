@@ -68,6 +68,8 @@ def test_the_scope_a_question_names_is_read(question, kind, pages, number, topic
     "Which book explains knots?",
     "In the end, how do I tie a bowline?",
     "In the morning, where is the chapter on knots?",
+    "In the next chapter of the sailing book, what is a jib?",
+    "In the same part of the guide, how do I tie a bowline?",
 ])
 def test_a_question_that_names_no_scope_has_none(question):
     assert scope.read(question) is None

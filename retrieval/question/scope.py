@@ -64,6 +64,10 @@ _UNIT_EN = re.compile(
     r"\s+(?P<topic>[^,:;]+?)))" + _END_EN)
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
              "ninth", "tenth")
+_NOT_TOPICS = {"same", "next", "previous", "following", "preceding", "last", "final", "other",
+               "whole", "entire", "earlier", "later", "this", "that", "another"}
+"""Words that point at a unit by where it stands, not by what it is about: "the next chapter
+of the manual" is not a chapter about "next"."""
 _UNIT_NAMED_EN = re.compile(  # "In the introductory part of the beamer guide, …"
     r"(?i)^(?P<phrase>(?:in|within|inside)\s+the\s+(?P<topic>[a-z][a-z-]*(?:\s+[a-z][a-z-]*)?)"
     r"\s+(?P<unit>chapter|part)\s+(?:of|in)\s+(?P<book>[^,:;?]+?))" + _END_EN)
@@ -129,7 +133,7 @@ def _read_en(text: str) -> Scope | None:
                      number=number, topic=(match["topic"] or "").strip(),
                      book=_book(match["owner"] or match["book"]))
     match = _UNIT_NAMED_EN.match(text)
-    if match:
+    if match and not set(match["topic"].casefold().split()) & _NOT_TOPICS:
         topic = match["topic"].strip()
         ordinal = topic.casefold()
         number = str(_ORDINALS.index(ordinal) + 1) if ordinal in _ORDINALS else None
