@@ -18,11 +18,16 @@ TABLE_HEADING = re.compile(r"^(?:list\s+of\s+tables|tables|表\s*目\s*次|表\s
 FIGURE_HEADING = re.compile(
     r"^(?:list\s+of\s+(?:figures|illustrations|plates)|figures|illustrations"
     r"|図\s*目\s*次|図\s*一\s*覧|図版目次|図表目次|図表一覧)$", re.I)
+# The number may run into its caption on a scan ("3.8区切り記号", "1.1TEX の内堀") and OCR may
+# read its dot as a colon ("3:15. AMS の矢印記号").
 NUMBERED = re.compile(
     r"^(?:(?P<word>figure|fig\.|table|tab\.|plate|図|表|写真)\s*)?"
-    r"(?P<number>\d{1,3}(?:[.\-–‐]\d{1,3})*|[A-Z](?:[.\-]\d{1,3})+)[.:：]?\s+(?=\S)", re.I)
+    r"(?P<number>\d{1,3}(?:[.:\-–‐]\d{1,3})*|[A-Z](?:[.\-]\d{1,3})+)"
+    r"[.:：]?(?:\s+(?=\S)|(?=[^\W\d_]))", re.I)
 HEAD_LINES = 4
-PAGE_END = re.compile(r"(?:^|\s)(?P<page>\d{1,4}|[ivxlcdm]{1,7})\s*$")
+# A leader dot OCR read beside the page number (". .51") is no part of it.
+PAGE_END = re.compile(r"(?:^|\s)\.?(?P<page>\d{1,4}|[ivxlcdm]{1,7})\s*$")
+RESIDUE = re.compile(r"(?:\s*[.·・…:])+$")
 
 
 def read_lists(pages: list[dict], by_label: dict[str, list[int]]) -> list[ListItem]:
@@ -41,6 +46,8 @@ def read_lists(pages: list[dict], by_label: dict[str, list[int]]) -> list[ListIt
             if heading:
                 kind, pending = heading, []
                 continue
+            if pending and NUMBERED.match(text) and not NUMBERED.match(pending[0]):
+                pending = []  # a numbered row starts an item: what came before was no caption
             pending.append(text)
             joined = LEADERS.sub(" ", " ".join(pending)).strip()
             end = PAGE_END.search(joined)
@@ -56,8 +63,9 @@ def read_lists(pages: list[dict], by_label: dict[str, list[int]]) -> list[ListIt
             word = (numbered["word"] or "").lower()
             item_kind = "table" if word.startswith(("tab", "表")) else (
                 "figure" if word else kind)
-            caption = head[numbered.end():].strip()
-            items.append(ListItem(item_kind, numbered["number"], caption,
+            caption = RESIDUE.sub("", head[numbered.end():]).strip()
+            number = numbered["number"].replace(":", ".")
+            items.append(ListItem(item_kind, number, caption,
                                   locate(end["page"], by_label), page["number"]))
     return items
 
