@@ -21,11 +21,12 @@ def place(book_id, crumbs, score, pages=(10, 11), book="Octave", terms=("pause",
 
 
 def asked(results, *, language="en", named=None, scope=None, quoted=None, narrowed=False,
-          kind="lookup", scored=()):
+          kind="lookup", scored=(), terms=(), translated=()):
     answer = Answer(kind, "How do I pause my program?", results=tuple(results),
                     language=language)
     reading = SimpleNamespace(named=named or {}, scope=scope, shelf=None)
-    gathered = SimpleNamespace(asked=SimpleNamespace(quoted=quoted or {}), scored=list(scored))
+    question = SimpleNamespace(quoted=quoted or {}, terms=terms, translated=translated)
+    gathered = SimpleNamespace(asked=question, scored=list(scored))
     return interview.clarification(answer, reading, gathered, narrowed)
 
 
@@ -155,6 +156,20 @@ def test_an_option_is_named_by_telling_words_each_once():
                        terms=("make", "variables", "inspect"))
     clarify = asked([variables, persistent])
     assert [o.why for o in clarify.options] == ["function", "inspect"]
+
+
+def test_a_translation_tells_a_place_apart_only_where_it_holds_none_of_the_readers_words():
+    # 「アーキテクチャで動かない」: a Japanese place matching the translation "architecture"
+    # is not told apart by an English word the reader never wrote; an English book's is.
+    porting = place(2, ["5.10 移植作業", "5.10.4 移植可能なものではない場合"], 0.3, terms=(
+        "アーキテクチャ", "動か"))
+    data = place(2, ["6.8 一般的なシチュエーション", "6.8.5 アーキテクチャ非依存のデータ"], 0.29,
+                 (90, 91), terms=("アーキテクチャ", "architecture"))
+    faq = place(3, ["7 Basics", "7.5 Ports"], 0.28, (30, 31), book="FAQ",
+                terms=("architectures", "ports"))
+    clarify = asked([porting, data, faq], language="ja", terms=("アーキテクチャ", "動く"),
+                    translated=("architecture", "port"))
+    assert [o.why for o in clarify.options] == ["動か", "", "ports"]
 
 
 def test_once_asking_a_third_place_not_quite_as_close_is_offered_too():

@@ -60,9 +60,13 @@ def clarification(answer, reading, gathered, follow_up: bool) -> Clarification |
         return None
     ja = answer.language == "ja"
     books_differ = len({r.book_id for r in options}) > 1
+    question = gathered.asked
+    own = {_stem(t) for t in (*getattr(question, "terms", ()), *getattr(question, "suggested", ()))}
+    translated = {_stem(t) for t in getattr(question, "translated", ())} - own
     return Clarification(
         QUESTION[answer.language][min(len(options), 3)],
-        tuple(Option(r, label(r, ja, books_differ), _why(r, options, ja)) for r in options))
+        tuple(Option(r, label(r, ja, books_differ), _why(r, options, ja, translated))
+              for r in options))
 
 
 def agreeing(scored) -> int:
@@ -125,14 +129,18 @@ def label(result, ja: bool, with_book: bool) -> str:
         f"{result.book_title}: {crumb}, {pages}"
 
 
-def _why(result, options, ja: bool) -> str:
+def _why(result, options, ja: bool, translated: set) -> str:
     """Return the words of the question this place holds that the others do not, each once
     and without everyday English words ("make", "line"): what made it a candidate ("" where
     the options share all their words: its headings tell it apart); for the place the
-    book's own index gives, its entry."""
+    book's own index gives, its entry. A translation the place matched (translated: their
+    stems; "architecture" for アーキテクチャ) tells it apart only in a place that holds none
+    of the reader's own words (a book in the other language)."""
     if result.indexed and result is not options[0]:
         return INDEXED["ja" if ja else "en"].format(entry=result.indexed)
     others = {_stem(t) for o in options if o is not result for t in o.terms}
+    if any(_stem(t) not in translated for t in result.terms):
+        others |= translated
     telling = [t for t in result.terms
                if _stem(t) not in others and not analysis.common_word(t, EVERYDAY)]
     shown = list({_stem(t): t for t in telling[::-1]}.values())[::-1]  # each word once
