@@ -142,10 +142,13 @@ def terms(book: Book):
     return IndexEntry.objects.filter(book=book, kind=IndexEntry.Kind.TERM).order_by("position")
 
 
-def list_items(book: Book):
-    """Return the figures and tables the book lists, in printed order (a queryset)."""
-    return IndexEntry.objects.filter(book=book).exclude(kind=IndexEntry.Kind.TERM).order_by(
-        "position")
+def list_items(book: Book, query: str = ""):
+    """Return the figures and tables the book lists, in printed order (a queryset); with a
+    query, those whose caption holds it (folded)."""
+    found = IndexEntry.objects.filter(book=book).exclude(kind=IndexEntry.Kind.TERM)
+    if query:
+        found = found.filter(key__contains=fold(query))
+    return found.order_by("position")
 
 
 def listed(book_ids, kinds) -> list[IndexEntry]:

@@ -29,7 +29,8 @@ def book_index(request, pk):
         "groups": groups,
         "group": group,
         "entries": _with_parent_lines(bookindex.browse(book, group, query)) if groups else [],
-        "items": list(bookindex.list_items(book)),
+        "items": list(bookindex.list_items(book, query)),
+        "listed": bookindex.list_items(book).exists(),
         "count": bookindex.terms(book).count(),
     }
     return render(request, _fragment(request, "books/book_index.html", "entries"), context)

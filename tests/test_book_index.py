@@ -204,3 +204,18 @@ def test_the_index_tab_speaks_japanese_to_a_japanese_browser(alice_client, harbo
     assert "Contents &amp; pages" not in body and "entries as printed" not in body
     english = alice_client.get(reverse("book-index", args=[harbour.pk])).content.decode()
     assert "Contents &amp; pages" in english and "entries as printed on page" in english
+
+
+def test_the_index_tab_s_filter_finds_figure_and_table_captions_too(alice_client, harbour):
+    for position, (kind, number, caption) in enumerate(
+            [("table", "1", "Knots and their uses"), ("figure", "2", "A sail plan")], 100):
+        IndexEntry.objects.create(book=harbour, position=position, kind=kind, number=number,
+                                  term=caption, key=bookindex.fold(caption), labels=["3"],
+                                  pages=[4], page_ends=[4], printed_on=1)
+    url = reverse("book-index", args=[harbour.pk])
+    every = alice_client.get(url).content.decode()
+    assert "Knots and their uses" in every and "A sail plan" in every
+    sails = alice_client.get(url, {"q": "sail"}, HTTP_HX_REQUEST="true").content.decode()
+    assert "A sail plan" in sails and "Knots and their uses" not in sails
+    nothing = alice_client.get(url, {"q": "zebra"}).content.decode()
+    assert "A sail plan" not in nothing and "No entry matches." in nothing
