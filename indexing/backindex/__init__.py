@@ -5,8 +5,9 @@ pages as PageRecords ({number, width, height, lines: [{text, box, …}]}), the
 printed label of each physical page (as the contents stage stored them) and
 the pages of the lists of figures and tables it found, and for a scanned book
 the OCR'd text of its pages, against which the index's terms are mended
-(``mend``); it returns a BackMatter whose every locator is placed on its physical page where the
-book's labels allow, and left printed, unresolved, where they do not.
+(``mend``) and what OCR could not read is left out or unresolved (``unread``); it returns
+a BackMatter whose every locator is placed on its physical page where the book's labels
+allow, and left printed, unresolved, where they do not.
 """
 
 from indexing.backindex.detect import back_start, find_indexes
