@@ -21,14 +21,14 @@ def test_a_row_without_its_number_gets_the_number_read_in_its_strip():
     page = [*rows(), line("Oars", (50, 180, 80, 192))]
     # The strip runs from the row's end (80) to the column's edge (300 + 4), with PAD 3 and
     # MARGIN 12 around it, enlarged twice: a number near its right end, at the row's height.
-    engine = CropReader([("6", (2 * (285 - 80 + 15), 30, 2 * (293 - 80 + 15), 54))])
+    engine = CropReader([("6", (2 * (292 - 80 + 15), 30, 2 * (300 - 80 + 15), 54))])
     lines = numbers.reread(engine, PAGE, 1.0, page)
     assert len(engine.seen) == 1
     assert engine.seen[0][0] == 2 * (12 + 2 * 3 + 2 * 12)
     oars = [n for n, item in enumerate(lines) if item["text"] == "Oars"][0]
     number = lines[oars + 1]
     assert number["text"] == "6"
-    assert number["box"][0] == 285 and 180 <= number["box"][1] <= 186
+    assert number["box"][0] == 292 and 180 <= number["box"][1] <= 186
 
 
 def test_only_numbers_are_taken_from_a_strip():
@@ -63,3 +63,18 @@ def test_each_row_looks_to_its_own_column():
     assert strips == [(350, 180, 564.0, 192)]
     assert numbers.strips([*left, *right, line("Oars", (50, 180, 80, 192))]) == [
         (80, 180, 304.0, 192)]
+
+
+def test_a_number_the_strip_s_edge_cuts_through_is_not_taken():
+    # Rows set close: the strip of "Oars" holds the top third of the next row's "12", read
+    # as a short "4"; a number the detector missed stands as tall as its row.
+    page = [*rows(), line("Oars", (50, 180, 80, 192))]
+    cut = CropReader([("4", (2 * (292 - 80 + 15), 46, 2 * (300 - 80 + 15), 54))])
+    assert numbers.reread(cut, PAGE, 1.0, page) == page
+
+
+def test_a_number_short_of_the_column_s_edge_is_not_taken():
+    # A mark left of the column, read as "3" 11 points short of where the numbers end.
+    page = [*rows(), line("Oars", (50, 180, 80, 192))]
+    stray = CropReader([("3", (2 * (281 - 80 + 15), 30, 2 * (289 - 80 + 15), 54))])
+    assert numbers.reread(stray, PAGE, 1.0, page) == page
