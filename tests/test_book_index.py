@@ -148,6 +148,10 @@ def test_the_index_tab_browses_filters_and_links_to_the_viewer(alice_client, har
     partial = alice_client.get(reverse("book-index", args=[harbour.pk]), {"q": "rudd"},
                                HTTP_HX_REQUEST="true").content.decode()
     assert "rudder" in partial and "<html" not in partial
+    # The letters come along out of band: while a filter is shown no letter is current.
+    assert 'id="index-groups"' in partial and 'hx-swap-oob="true"' in partial
+    assert "current" not in partial.split('id="index-groups"')[1].split("</nav>")[0]
+    assert 'aria-current="true"' in body  # browsing a letter marks it
     book_page = alice_client.get(harbour.get_absolute_url()).content.decode()
     assert reverse("book-index", args=[harbour.pk]) in book_page
 
