@@ -169,7 +169,9 @@ def find_blocks(pages: list[dict], folio_lines: dict[int, set[int]]) -> list[Blo
         if kind and (like or next_like) and index < limit and not repeated:
             _close(blocks, current)
             current = {"kind": kind, "pages": [page["number"]], "rows": ending, "heading": heading}
-        elif current and like:
+        elif current and (like or 0 < total == ending):
+            # A list or contents may end on a page of one or two entries ("5.4 数式フォント
+            # 70", "5.5 TeXでの単位 74" under a running head): every row there is an entry.
             current["pages"].append(page["number"])
             current["rows"] += ending
         else:

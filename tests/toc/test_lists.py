@@ -49,3 +49,15 @@ def test_a_contents_entry_for_the_list_and_entries_in_page_order_are_contents():
     entries = [raw("List of Figures", "ix"), raw("1 Sails", "1", "1"), raw("2 Knots", "4", "2"),
                raw("3 Weather", "7", "3"), raw("4 Tides", "9", "4")]
     assert split_lists(entries) == (entries, [])
+
+
+def test_a_list_that_ends_on_a_page_of_two_entries_keeps_that_page():
+    from toc.detect import find_blocks
+
+    contents = page(2, ["#Contents"] + [toc_row(t, p) for t, p in PARTS])
+    tables = page(3, ["#List of Tables"] + [toc_row(f"{n}.1 Table {n}", n) for n in range(1, 6)])
+    last = page(4, [toc_row("6.1 Table six", 6), toc_row("7.1 Table seven", 7)])
+    preface = page(5, ["#Preface"] + [f"Prose line {n} about boats." for n in range(20)])
+    blocks = find_blocks([page(1, ["A Short Guide to Boats"]), contents, tables, last, preface],
+                         {})
+    assert [(b.kind, b.pages) for b in blocks] == [("toc", (2,)), ("lot", (3, 4))]
