@@ -29,7 +29,8 @@ def legible(entries: list, page_text: dict[int, str] | None = None) -> list:
     page_text = {number: _flat(text) for number, text in (page_text or {}).items()}
 
     def unreadable(entry) -> bool:
-        plain = [unicodedata.normalize("NFKC", term).strip() for term in (entry.term, *entry.parents)]
+        plain = [unicodedata.normalize("NFKC", term).strip()
+                 for term in (entry.term, *entry.parents)]
         if any(DIGITS_ALONE.fullmatch(term) for term in plain):
             return True
         return _lone(plain[0]) and not _found(plain[0], entry, page_text)
