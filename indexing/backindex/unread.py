@@ -24,7 +24,7 @@ NEAR = 1  # pages either side of a locator where its term may have run on or bac
 def legible(entries: list, page_text: dict[int, str] | None = None) -> list:
     """Return the entries less those whose term OCR could not read, and their sub-entries:
     a term read as digits alone ("11", "11*", "1-": \\\\ read as 11), and a term of one
-    character ("夫", "\\e", "し)") found on none of the pages it points to (page_text: the
+    character ("夫", "\\e", "\\0") found on none of the pages it points to (page_text: the
     OCR'd text of the book's pages by number), where a symbol it stands for would be."""
     page_text = {number: _flat(text) for number, text in (page_text or {}).items()}
 
