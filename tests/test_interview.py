@@ -21,9 +21,8 @@ def place(book_id, crumbs, score, pages=(10, 11), book="Octave", terms=("pause",
 
 
 def asked(results, *, language="en", named=None, scope=None, quoted=None, narrowed=False,
-          kind="lookup", scored=(), terms=(), translated=()):
-    answer = Answer(kind, "How do I pause my program?", results=tuple(results),
-                    language=language)
+          kind="lookup", scored=(), terms=(), translated=(), text="How do I pause my program?"):
+    answer = Answer(kind, text, results=tuple(results), language=language)
     reading = SimpleNamespace(named=named or {}, scope=scope, shelf=None)
     question = SimpleNamespace(quoted=quoted or {}, terms=terms, translated=translated)
     gathered = SimpleNamespace(asked=question, scored=list(scored))
@@ -168,8 +167,35 @@ def test_a_translation_tells_a_place_apart_only_where_it_holds_none_of_the_reade
     faq = place(3, ["7 Basics", "7.5 Ports"], 0.28, (30, 31), book="FAQ",
                 terms=("architectures", "ports"))
     clarify = asked([porting, data, faq], language="ja", terms=("アーキテクチャ", "動く"),
-                    translated=("architecture", "port"))
-    assert [o.why for o in clarify.options] == ["動か", "", "ports"]
+                    translated=("architecture", "port"), text="このアーキテクチャで動かないのはなぜ？")
+    assert [o.why for o in clarify.options] == ["動く", "", "ports"]
+
+
+def test_a_japanese_option_shows_the_readers_own_words():
+    # Sudachi reads アップストリーム as アップ and ストリーム, and the place marks 変え of
+    # 変えずに: the reader wrote アップストリーム, and reads 変える.
+    text = "アップストリームのソースは変えずに新しいリビジョンを出すには？"
+    revision = place(5, ["8 パッケージの更新", "8.1 Debian リビジョンの更新"], 0.3,
+                     terms=("リビジョン", "新しい"))
+    upstream = replace(place(5, ["8 パッケージの更新", "8.3 アップストリームソフトウェアの新版更新"],
+                             0.29, (58, 59), terms=("アップ", "ストリーム", "変え")),
+                       excerpt="アップストリームソフトウェアのソースを変えずに取り込む。")
+    clarify = asked([revision, upstream], language="ja", text=text,
+                    terms=("アップストリーム", "ソース", "変える", "新しい", "リビジョン"))
+    assert [o.why for o in clarify.options] == ["リビジョン、新しい", "アップストリーム、変える"]
+
+
+def test_words_the_reader_wrote_together_are_shown_together_where_each_tells():
+    # Sudachi reads 数式記号 as 数式 and 記号. Where the other place holds 記号 too, only
+    # 数式 tells the first apart, and 数式 alone is shown.
+    text = "数式記号の一覧はどこ？"
+    symbols = place(4, ["第3章 数式の組版", "3.4 数式記号"], 0.3, terms=("数式", "記号"))
+    listing = place(4, ["第2章 テキストの組版", "2.3 一覧"], 0.29, (30, 31), terms=("一覧",))
+    clarify = asked([symbols, listing], language="ja", text=text, terms=("数式", "記号", "一覧"))
+    assert [o.why for o in clarify.options] == ["数式記号", "一覧"]
+    marks = replace(listing, terms=["記号", "一覧"])
+    clarify = asked([symbols, marks], language="ja", text=text, terms=("数式", "記号", "一覧"))
+    assert [o.why for o in clarify.options] == ["数式", "一覧"]
 
 
 def test_once_asking_a_third_place_not_quite_as_close_is_offered_too():

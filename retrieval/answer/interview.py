@@ -9,6 +9,10 @@ and never asks where the question names its place (a book, a scope, a
 quoted sentence) or narrows a previous answer. The cards still follow it.
 """
 
+import re
+import unicodedata
+
+from books.text import HIRAGANA, is_japanese
 from retrieval import kinds
 from retrieval.answer import guide
 from retrieval.question import analysis, naming
@@ -63,9 +67,10 @@ def clarification(answer, reading, gathered, follow_up: bool) -> Clarification |
     question = gathered.asked
     own = {_stem(t) for t in (*getattr(question, "terms", ()), *getattr(question, "suggested", ()))}
     translated = {_stem(t) for t in getattr(question, "translated", ())} - own
+    text = getattr(question, "text", "") or answer.question
     return Clarification(
         QUESTION[answer.language][min(len(options), 3)],
-        tuple(Option(r, label(r, ja, books_differ), _why(r, options, ja, translated))
+        tuple(Option(r, label(r, ja, books_differ), _why(r, options, ja, translated, text))
               for r in options))
 
 
@@ -129,22 +134,64 @@ def label(result, ja: bool, with_book: bool) -> str:
         f"{result.book_title}: {crumb}, {pages}"
 
 
-def _why(result, options, ja: bool, translated: set) -> str:
+def _why(result, options, ja: bool, translated: set, asked: str = "") -> str:
     """Return the words of the question this place holds that the others do not, each once
     and without everyday English words ("make", "line"): what made it a candidate ("" where
     the options share all their words: its headings tell it apart); for the place the
     book's own index gives, its entry. A translation the place matched (translated: their
     stems; "architecture" for アーキテクチャ) tells it apart only in a place that holds none
-    of the reader's own words (a book in the other language)."""
+    of the reader's own words (a book in the other language). Japanese words are shown as
+    the reader wrote them in asked (``_as_written``)."""
     if result.indexed and result is not options[0]:
         return INDEXED["ja" if ja else "en"].format(entry=result.indexed)
-    others = {_stem(t) for o in options if o is not result for t in o.terms}
-    if any(_stem(t) not in translated for t in result.terms):
+    term = _terms_of(result)
+    others = {t for o in options if o is not result for t in _terms_of(o).values()}
+    if any(term[t] not in translated for t in result.terms):
         others |= translated
     telling = [t for t in result.terms
-               if _stem(t) not in others and not analysis.common_word(t, EVERYDAY)]
-    shown = list({_stem(t): t for t in telling[::-1]}.values())[::-1]  # each word once
-    return ("、" if ja else ", ").join(shown[:4])
+               if term[t] not in others and not analysis.common_word(t, EVERYDAY)]
+    written = _as_written(asked, {term[t] for t in telling})
+    shown = [written.get(term[t], t) for t in telling]
+    return ("、" if ja else ", ").join(list(dict.fromkeys(shown[::-1]))[::-1][:4])
+
+
+def _terms_of(result) -> dict[str, str]:
+    """Return each of result's marked words → its term as it stands in the excerpt (動か of
+    動かない is 動く there; alone it is another word)."""
+    found = {result.excerpt[t.start:t.end]: t.term for t in analysis.tokens(result.excerpt)}
+    return {word: found.get(word) or _stem(word) for word in result.terms}
+
+
+_INFLECTED = re.compile(f"[{HIRAGANA}]$")
+
+
+def _as_written(asked: str, telling: set) -> dict[str, str]:
+    """Return the Japanese terms of the question asked among telling → the words as the reader
+    wrote them: words written together are shown together where each tells the place apart
+    (アップストリーム, which Sudachi reads as アップ and ストリーム), and an inflected word in
+    its dictionary form (変える, not 変え, as it stands in 変えずに)."""
+    text = unicodedata.normalize("NFKC", asked)
+    tokens = [t for t in analysis.tokens(text) if is_japanese(t.term)]
+    words = [t for t in tokens if not any(  # a compound's short units are shown as it is
+        o is not t and o.start <= t.start and t.end <= o.end for o in tokens)]
+    out, run = {}, []
+    for token in [*words, None]:
+        last = run[-1] if run else None
+        joined = (token is not None and last is not None and last.end == token.start
+                  and token.term in telling and not _INFLECTED.search(text[last.start:last.end]))
+        if run and not joined:
+            shown = text[run[0].start:run[-1].end]
+            if len(run) == 1 and _INFLECTED.search(shown):
+                shown = run[0].term
+            for member in run:
+                out.setdefault(member.term, shown)
+            run = []
+        if token is not None and token.term in telling:
+            run.append(token)
+    for token in tokens:  # a short unit the place holds without its whole word
+        if token.term in telling and token.term not in out:
+            out[token.term] = text[token.start:token.end]
+    return out
 
 
 def _stem(word: str) -> str:
