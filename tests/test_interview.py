@@ -155,6 +155,9 @@ def test_an_option_is_named_by_telling_words_each_once():
                        terms=("make", "variables", "inspect"))
     clarify = asked([variables, persistent])
     assert [o.why for o in clarify.options] == ["function", "inspect"]
+    files = replace(persistent, terms=["package", "inspect", "PACKAGE", "Inspect"])
+    assert [o.why for o in asked([variables, files]).options] == [
+        "variables, function", "package, inspect"]
 
 
 def test_a_translation_tells_a_place_apart_only_where_it_holds_none_of_the_readers_words():

@@ -151,8 +151,11 @@ def _why(result, options, ja: bool, translated: set, asked: str = "") -> str:
     telling = [t for t in result.terms
                if term[t] not in others and not analysis.common_word(t, EVERYDAY)]
     written = _as_written(asked, {term[t] for t in telling})
-    shown = [written.get(term[t], t) for t in telling]
-    return ("、" if ja else ", ").join(list(dict.fromkeys(shown[::-1]))[::-1][:4])
+    first = {}
+    for word in telling:  # each word once ("package", "PACKAGE")
+        first.setdefault(term[word], word)
+    shown = [written.get(key, word) for key, word in first.items()]
+    return ("、" if ja else ", ").join(list(dict.fromkeys(shown))[:4])
 
 
 def _terms_of(result) -> dict[str, str]:
