@@ -188,6 +188,17 @@ def test_a_japanese_option_shows_the_readers_own_words():
     assert [o.why for o in clarify.options] == ["リビジョン、新しい", "アップストリーム、変える"]
 
 
+def test_an_english_word_in_parts_is_shown_as_the_reader_wrote_it():
+    # The marks of a place are "tar" and "gz" where its text says .tar.gz.
+    text = "I downloaded an Octave add-on as a .tar.gz file. How do I install it?"
+    packages = place(1, ["37 Packages", "37.1 Installing and Removing Packages"], 0.3,
+                     terms=("file", "tar", "gz", "installed"))
+    help_ = place(1, ["Appendix D Known Causes of Trouble", "D.3 How To Get Help"], 0.29,
+                  (1082, 1082), terms=("Octave", "installing"))
+    clarify = asked([packages, help_], text=text, terms=("download", "octav", "tar.gz", "file"))
+    assert [o.why for o in clarify.options] == ["file, tar.gz", "Octave"]
+
+
 def test_words_the_reader_wrote_together_are_shown_together_where_each_tells():
     # Sudachi reads 数式記号 as 数式 and 記号. Where the other place holds 記号 too, only
     # 数式 tells the first apart, and 数式 alone is shown.

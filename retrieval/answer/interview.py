@@ -169,16 +169,25 @@ _INFLECTED = re.compile(f"[{HIRAGANA}]$")
 
 
 def _as_written(asked: str, telling: set) -> dict[str, str]:
-    """Return the Japanese terms of the question asked among telling → the words as the reader
-    wrote them: words written together are shown together where each tells the place apart
-    (アップストリーム, which Sudachi reads as アップ and ストリーム), and an inflected word in
-    its dictionary form (変える, not 変え, as it stands in 変えずに)."""
+    """Return the terms of the question asked among telling → the words as the reader wrote
+    them, where the place's own marks would say less: a word in parts is shown whole where
+    each part tells the place apart ("tar.gz", not "tar, gz"; アップストリーム, which Sudachi
+    reads as アップ and ストリーム, and Japanese words written together), and an inflected
+    Japanese word in its dictionary form (変える, not 変え, as it stands in 変えずに). Other
+    English words keep the place's spelling ("installed" where the reader wrote "install")."""
     text = unicodedata.normalize("NFKC", asked)
-    tokens = [t for t in analysis.tokens(text) if is_japanese(t.term)]
-    words = [t for t in tokens if not any(  # a compound's short units are shown as it is
-        o is not t and o.start <= t.start and t.end <= o.end for o in tokens)]
-    out, run = {}, []
-    for token in [*words, None]:
+    tokens = analysis.tokens(text)
+    words = [t for t in tokens if not any(  # not a part of another
+        o.start <= t.start and t.end <= o.end and (o.start, o.end) != (t.start, t.end)
+        for o in tokens)]
+    out = {}
+    for word in (w for w in words if not is_japanese(w.term)):
+        parts = [t for t in tokens if t is not word and word.start <= t.start and t.end <= word.end]
+        if parts and all(part.term in telling for part in parts):
+            for member in (word, *parts):
+                out.setdefault(member.term, text[word.start:word.end])
+    run = []
+    for token in [*(w for w in words if is_japanese(w.term)), None]:
         last = run[-1] if run else None
         joined = (token is not None and last is not None and last.end == token.start
                   and token.term in telling and not _INFLECTED.search(text[last.start:last.end]))
@@ -192,7 +201,7 @@ def _as_written(asked: str, telling: set) -> dict[str, str]:
         if token is not None and token.term in telling:
             run.append(token)
     for token in tokens:  # a short unit the place holds without its whole word
-        if token.term in telling and token.term not in out:
+        if is_japanese(token.term) and token.term in telling and token.term not in out:
             out[token.term] = text[token.start:token.end]
     return out
 
