@@ -185,6 +185,24 @@ def test_inside_a_range_a_word_every_section_holds_weighs_little(shelf):
     assert rank._within(question, books, {sailing.pk: set(list(inside)[:1])}) == {}
 
 
+@pytest.mark.django_db
+def test_inside_a_range_a_translated_word_is_weighed_by_the_sections_there_too(shelf):
+    from retrieval.ranking import rank
+    from retrieval.ranking.shelf import Shelf
+
+    sailing, _ = shelf
+    books = Shelf({book.pk: book for book in shelf})
+    inside = {c.key for c in books.index(sailing.pk).chunks
+              if c.title in ("1.1 Mainsail", "1.2 Jib")}
+    question = rank.Question.of("マストのウインチ")  # translated: mast, winch
+    question.translated = {"mast": 0.5, "winch": 0.5}
+    weights = rank._within(question, books, {sailing.pk: inside})
+    assert weights["winch"] == 0.5  # only the jib's section holds it: its own weight
+    assert weights["mast"] < 0.5 * 0.3  # both hold it: it says nothing of which one
+    question.bound = {"winch"}  # counted only with its group's other words, elsewhere
+    assert "winch" not in rank._within(question, books, {sailing.pk: inside})
+
+
 def test_inside_a_scope_the_nearest_places_are_never_called_no_answer():
     from retrieval.answer import present
     from retrieval.index import embeddings

@@ -120,8 +120,8 @@ class Question:
     """The terms of the index terms the local model suggested (``retrieval.question.suggest``) that
     the question does not hold → SUGGESTED: they count in the words signal only."""
     within: dict = field(default_factory=dict)
-    """The question's terms → their weight inside the range searched, where it is narrowed
-    (``_within``); a term not here counts 1."""
+    """The question's terms and translated terms → their weight inside the range searched,
+    where it is narrowed (``_within``); a term not here counts as it would elsewhere."""
 
     @classmethod
     def of(cls, text: str, named=None, book_words=(), beginner=False, meant=None,
@@ -255,16 +255,22 @@ def _within(question, shelf, allowed) -> dict[str, float]:
     """Return the question's terms → how well each tells apart the sections of the range
     searched (allowed: book id → keys): its inverse document frequency among them, against
     a term only one of them holds. Inside the chapter on page notes, "note" is in every
-    section and says nothing of which one; the shelf-wide weights would let it choose."""
+    section and says nothing of which one; the shelf-wide weights would let it choose. A
+    translated term counts so too, at its own weight: inside the chapter on a developer's
+    duties, 手続き is in most sections, and its translation "process" only in the one on
+    leaving the project (its English lines: "the retirement process")."""
     inside = sum(len(keys) for keys in allowed.values())
     if inside < 2:
         return {}
     weights = {}
-    for term in dict.fromkeys(question.terms):
+    searched = dict.fromkeys(question.terms, 1.0)
+    searched.update({term: weight for term, weight in question.translated.items()
+                     if term not in question.bound and term not in searched})
+    for term, weight in searched.items():
         held = sum(1 for hit in shelf.words([term], list(allowed), LEXICAL_POOL * 10)
                    if hit.key in allowed[hit.book_id])
         if held:
-            weights[term] = _idf(held, inside) / _idf(1, inside)
+            weights[term] = weight * _idf(held, inside) / _idf(1, inside)
     return weights
 
 
