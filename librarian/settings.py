@@ -40,6 +40,10 @@ LIBRARIAN_ANSWER_SECONDS = env_float("ANSWER_SECONDS", 60.0, minimum=1.0, maximu
 # ("on"), after them ("after"), or "off"; auto: before on a GPU, after on a CPU.
 LIBRARIAN_QUERY_TERMS = env_choice("QUERY_TERMS", "auto", ("auto", "on", "after", "off"))
 LIBRARIAN_QUERY_TERMS_SECONDS = env_float("QUERY_TERMS_SECONDS", 8.0, minimum=0.1, maximum=600)
+# The librarian's one short question worded by the local model (retrieval.answer.phrasing);
+# auto: only where the model runs on a GPU.
+LIBRARIAN_CLARIFY_MODEL = env_choice("CLARIFY_MODEL", "auto", ("auto", "on", "off"))
+LIBRARIAN_CLARIFY_SECONDS = env_float("CLARIFY_SECONDS", 3.0, minimum=0.1, maximum=600)
 
 # The background pipeline.
 LIBRARIAN_WORKER = env_choice("WORKER", "embedded", ("embedded", "external"))

@@ -218,3 +218,80 @@ def test_once_asking_a_third_place_not_quite_as_close_is_offered_too():
     assert [o.place for o in clarify.options] == [BREAKPOINTS, KEYBOARD, third]
     assert asked([BREAKPOINTS, replace(KEYBOARD, score=0.12), third]) is None  # not close
     assert len(asked([BREAKPOINTS, KEYBOARD, replace(PAUSE, score=0.02)]).options) == 2
+
+
+class WordingModel:
+    """A local model that words the librarian's question as a test says (reply), or fails."""
+
+    def __init__(self, reply="", fail=None):
+        self.reply, self.fail, self.asked = reply, fail, []
+
+    def count_tokens(self, messages):
+        return sum(len(message["content"].split()) for message in messages)
+
+    def create_chat_completion(self, messages, stream, **options):
+        self.asked.append(messages)
+        if self.fail:
+            raise self.fail
+        yield {"choices": [{"delta": {"content": self.reply}, "finish_reason": "stop"}]}
+
+
+@pytest.fixture
+def wording(settings, monkeypatch):
+    """Switch the model's wording on, with the model a test sets (model.reply)."""
+    import llm
+    from retrieval.answer import phrasing
+
+    settings.LIBRARIAN_LLM_MODEL, settings.LIBRARIAN_CLARIFY_MODEL = "embedded", "on"
+    model = WordingModel()
+    monkeypatch.setattr(llm, "load", lambda: model)
+    phrasing._worded.cache_clear()
+    yield model
+    phrasing._worded.cache_clear()
+
+
+def test_the_model_may_word_the_question_naming_what_tells_the_places_apart(wording):
+    wording.reply = "Do you mean stopping at a breakpoint, or the keyboard pause in debug mode?"
+    clarify = asked([BREAKPOINTS, KEYBOARD])
+    assert clarify.question == wording.reply
+    assert [o.place for o in clarify.options] == [BREAKPOINTS, KEYBOARD]  # chosen by code
+    request = wording.asked[0][-1]["content"]
+    assert "How do I pause my program?" in request
+    assert "13 Debugging › 13.3 Breakpoints, pp. 255–257 — breakpoint" in request
+
+
+@pytest.mark.parametrize("reply", [
+    "Do you mean Breakpoints on page 312, or the keyboard pause?",  # a page it made up
+    "Breakpoints or the keyboard pause.",  # not a question
+    "Do you mean breakpoints?\nOr the keyboard pause?",  # more than one line
+    "ブレークポイントのことですか、それともキーボードのことですか？",  # not the reader's language
+    "",
+])
+def test_a_wording_that_fails_a_check_gives_way_to_the_fixed_question(wording, reply):
+    wording.reply = reply
+    assert asked([BREAKPOINTS, KEYBOARD]).question == interview.QUESTION["en"][2]
+
+
+def test_a_failing_model_or_one_switched_off_leaves_the_fixed_question(wording, settings):
+    import llm
+
+    wording.fail = llm.LlmError("out of memory")
+    assert asked([BREAKPOINTS, KEYBOARD]).question == interview.QUESTION["en"][2]
+    wording.fail, wording.reply = None, "Do you mean breakpoints, or the keyboard pause?"
+    settings.LIBRARIAN_CLARIFY_MODEL = "off"
+    calls = len(wording.asked)
+    assert asked([BREAKPOINTS, KEYBOARD]).question == interview.QUESTION["en"][2]
+    assert len(wording.asked) == calls  # never asked
+
+
+def test_a_wording_is_in_the_readers_language_though_it_names_the_books_headings():
+    from retrieval.answer import phrasing
+
+    labels = ("8 パッケージの更新 › 8.1 Debian リビジョンの更新（51–52ページ）",
+              "6.8.8 .orig.tar.{gz,bz2,xz} › 6.8.8.2 upstream のソースをパッケージしなおす（92–93ページ）")
+    ja = "Debian リビジョンの更新のことですか、それとも upstream のソースの再パッケージですか？"
+    assert phrasing.acceptable(ja, "新しいリビジョンを出すには？", labels, "ja")
+    assert not phrasing.acceptable("Do you mean the revision update?", "質問", labels, "ja")
+    en = "Do you mean 8.1 Debian リビジョンの更新, or repacking the upstream source?"
+    assert phrasing.acceptable(en, "How do I make a new revision?", labels, "en")
+    assert not phrasing.acceptable("Do you mean 改訂, or repacking?", "How?", labels, "en")

@@ -6,7 +6,9 @@ what tells it apart. ``clarification`` decides from what the ranking already
 knows (whether its signals agree on the first place, how close the scores are,
 whether the places are apart in the book)
 and never asks where the question names its place (a book, a scope, a
-quoted sentence) or narrows a previous answer. The cards still follow it.
+quoted sentence) or narrows a previous answer. The cards still follow it. Where
+the local model runs on a GPU it may word the question (``phrasing``); the
+options and the decision to ask are this module's either way.
 """
 
 import re
@@ -14,7 +16,7 @@ import unicodedata
 
 from books.text import HIRAGANA, is_japanese
 from retrieval import kinds
-from retrieval.answer import guide
+from retrieval.answer import guide, phrasing
 from retrieval.question import analysis, naming
 from retrieval.ranking import indexed
 from retrieval.results import Clarification, Option
@@ -68,10 +70,11 @@ def clarification(answer, reading, gathered, follow_up: bool) -> Clarification |
     own = {_stem(t) for t in (*getattr(question, "terms", ()), *getattr(question, "suggested", ()))}
     translated = {_stem(t) for t in getattr(question, "translated", ())} - own
     text = getattr(question, "text", "") or answer.question
-    return Clarification(
-        QUESTION[answer.language][min(len(options), 3)],
-        tuple(Option(r, label(r, ja, books_differ), _why(r, options, ja, translated, text))
-              for r in options))
+    offered = tuple(Option(r, label(r, ja, books_differ), _why(r, options, ja, translated, text))
+                    for r in options)
+    seen = tuple(f"{o.label} — {o.why}" if o.why else o.label for o in offered)
+    worded = phrasing.phrase(answer.question, seen, answer.language)
+    return Clarification(worded or QUESTION[answer.language][min(len(options), 3)], offered)
 
 
 def agreeing(scored) -> int:
