@@ -264,6 +264,8 @@ def test_the_model_may_word_the_question_naming_what_tells_the_places_apart(word
     "Do you mean Breakpoints on page 312, or the keyboard pause?",  # a page it made up
     "Breakpoints or the keyboard pause.",  # not a question
     "Do you mean breakpoints?\nOr the keyboard pause?",  # more than one line
+    "How can I make my program wait for a while?",  # the question again: no place named
+    "Do you mean the breakpoints in the debugger?",  # one place named
     "ブレークポイントのことですか、それともキーボードのことですか？",  # not the reader's language
     "",
 ])
@@ -289,9 +291,9 @@ def test_a_wording_is_in_the_readers_language_though_it_names_the_books_headings
 
     labels = ("8 パッケージの更新 › 8.1 Debian リビジョンの更新（51–52ページ）",
               "6.8.8 .orig.tar.{gz,bz2,xz} › 6.8.8.2 upstream のソースをパッケージしなおす（92–93ページ）")
-    ja = "Debian リビジョンの更新のことですか、それとも upstream のソースの再パッケージですか？"
+    ja = "Debian リビジョンの更新のことですか、それとも upstream のソースをパッケージしなおすことですか？"
     assert phrasing.acceptable(ja, "新しいリビジョンを出すには？", labels, "ja")
     assert not phrasing.acceptable("Do you mean the revision update?", "質問", labels, "ja")
-    en = "Do you mean 8.1 Debian リビジョンの更新, or repacking the upstream source?"
+    en = "Do you mean 8.1 Debian リビジョンの更新, or packaging the upstream source again?"
     assert phrasing.acceptable(en, "How do I make a new revision?", labels, "en")
     assert not phrasing.acceptable("Do you mean 改訂, or repacking?", "How?", labels, "en")

@@ -11,8 +11,9 @@ would make the reader wait seconds for one sentence, so ``auto`` (the default of
 
 The model's sentence is shown only where it passes every check (``acceptable``):
 one question of one line, in the reader's language, with no number that the
-question or the options do not hold (a page or section it made up). Otherwise,
-and where the model is off, busy, failing or late, the fixed sentence stands.
+question or the options do not hold (a page or section it made up), naming at
+least two of the places by a word of their own headings. Otherwise, and where
+the model is off, busy, failing or late, the fixed sentence stands.
 """
 
 import logging
@@ -21,6 +22,7 @@ from functools import lru_cache
 
 from books.text import CJK, HIRAGANA
 from librarian.config import setting
+from retrieval.question import analysis
 
 logger = logging.getLogger(__name__)
 
@@ -94,7 +96,20 @@ def acceptable(worded: str, asked: str, labels, language: str) -> bool:
         in_language = all(run in given for run in _JAPANESE.findall(worded))
     if not _QUESTION_END.search(worded) or not in_language:
         return False
-    return set(_NUMBER.findall(worded)) <= set(_NUMBER.findall(given))
+    if not set(_NUMBER.findall(worded)) <= set(_NUMBER.findall(given)):
+        return False
+    return _named(worded, labels) >= min(2, len(labels))
+
+
+def _named(worded: str, labels) -> int:
+    """Return how many of the places (labels: each "label — words") worded names by a word of
+    its headings that no other place's holds. The embedded CPU model, asked to word the
+    question, often said the reader's question again in other words ("How can I reuse a
+    slide from the appendix without duplicating its code?"), which names at most one."""
+    said = set(analysis.terms(analysis.fold(worded)))
+    headings = [set(analysis.terms(analysis.fold(label.split(" — ")[0]))) for label in labels]
+    return sum(bool(said & (own - set().union(*(h for h in headings if h is not own))))
+               for own in headings)
 
 
 @lru_cache(maxsize=256)  # the same question about the same places costs one call
