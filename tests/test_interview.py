@@ -297,3 +297,9 @@ def test_a_wording_is_in_the_readers_language_though_it_names_the_books_headings
     en = "Do you mean 8.1 Debian リビジョンの更新, or packaging the upstream source again?"
     assert phrasing.acceptable(en, "How do I make a new revision?", labels, "en")
     assert not phrasing.acceptable("Do you mean 改訂, or repacking?", "How?", labels, "en")
+    # The question again: its words are in the headings, but they name no place apart.
+    porting = ("5.10 移植作業 › 5.10.4 あなたのパッケージが移植可能なものではない場合（56ページ）",
+               "6.8 一般的なシチュエーション › 6.8.5 アーキテクチャ非依存のデータ（91ページ）")
+    again = "パッケージが一部のアーキテクチャでは動かない場合、どう対処すればいいですか？"
+    assert not phrasing.acceptable(
+        again, "自分のパッケージが一部のアーキテクチャで動かない場合、どう扱えばいい？", porting, "ja")

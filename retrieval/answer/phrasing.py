@@ -31,8 +31,9 @@ MAX_CHARS = {"en": 200, "ja": 120}
 LANGUAGE = {"en": "English", "ja": "Japanese"}
 PROMPT = ("A reader asked a question, and several places in their books could answer it. "
           "Write one short question in {language} that asks which place they mean, naming "
-          "each place by what sets it apart. Use only what the places say. Do not answer the "
-          "question. Reply with the one question only.")
+          "each place in a few words by what its heading says. Do not answer the question and "
+          "do not repeat it. Reply with the one question only, in the form: {form}")
+FORM = {"en": "Do you mean …, or …?", "ja": "…のことですか、それとも…のことですか？"}
 # Two examples on topics far from any shelf, one per language, set the form of the reply.
 EXAMPLES = [
     ("en", "How do I keep bread fresh?",
@@ -98,15 +99,16 @@ def acceptable(worded: str, asked: str, labels, language: str) -> bool:
         return False
     if not set(_NUMBER.findall(worded)) <= set(_NUMBER.findall(given)):
         return False
-    return _named(worded, labels) >= min(2, len(labels))
+    return _named(worded, asked, labels) >= min(2, len(labels))
 
 
-def _named(worded: str, labels) -> int:
+def _named(worded: str, asked: str, labels) -> int:
     """Return how many of the places (labels: each "label — words") worded names by a word of
-    its headings that no other place's holds. The embedded CPU model, asked to word the
-    question, often said the reader's question again in other words ("How can I reuse a
-    slide from the appendix without duplicating its code?"), which names at most one."""
-    said = set(analysis.terms(analysis.fold(worded)))
+    its headings that no other place's holds and the question asked does not. The embedded
+    CPU model, asked to word the question, often said the reader's question again in other
+    words ("How can I reuse a slide from the appendix without duplicating its code?"), which
+    names a place only by the reader's own words."""
+    said = set(analysis.terms(analysis.fold(worded))) - set(analysis.terms(analysis.fold(asked)))
     headings = [set(analysis.terms(analysis.fold(label.split(" — ")[0]))) for label in labels]
     return sum(bool(said & (own - set().union(*(h for h in headings if h is not own))))
                for own in headings)
@@ -120,7 +122,8 @@ def _worded(asked: str, labels: tuple[str, ...], language: str, seconds: float) 
     model = llm.load()
     if model is None:
         raise llm.LlmError("no language model")
-    messages = [{"role": "system", "content": PROMPT.format(language=LANGUAGE[language])}]
+    messages = [{"role": "system",
+                 "content": PROMPT.format(language=LANGUAGE[language], form=FORM[language])}]
     for _, question, places, reply in [e for e in EXAMPLES if e[0] == language]:
         messages += [{"role": "user", "content": _request(question, places)},
                      {"role": "assistant", "content": reply}]
