@@ -207,6 +207,10 @@ def test_words_the_reader_wrote_together_are_shown_together_where_each_tells():
     listing = place(4, ["第2章 テキストの組版", "2.3 一覧"], 0.29, (30, 31), terms=("一覧",))
     clarify = asked([symbols, listing], language="ja", text=text, terms=("数式", "記号", "一覧"))
     assert [o.why for o in clarify.options] == ["数式記号", "一覧"]
+    rights = place(5, ["4 debian/", "4.2 copyright"], 0.3, terms=("著作権", "著作", "ファイル"))
+    clarify = asked([rights, listing], language="ja", text="著作権者はどのファイルに書く？",
+                    terms=("著作権", "著作", "ファイル"))
+    assert clarify.options[0].why == "著作権、ファイル"  # 著作 is a part of the word shown
     marks = replace(listing, terms=["記号", "一覧"])
     clarify = asked([symbols, marks], language="ja", text=text, terms=("数式", "記号", "一覧"))
     assert [o.why for o in clarify.options] == ["数式", "一覧"]

@@ -203,9 +203,11 @@ def _as_written(asked: str, telling: set) -> dict[str, str]:
             run = []
         if token is not None and token.term in telling:
             run.append(token)
-    for token in tokens:  # a short unit the place holds without its whole word
+    for token in tokens:  # a short unit: its whole word where that is shown, else itself
         if is_japanese(token.term) and token.term in telling and token.term not in out:
-            out[token.term] = text[token.start:token.end]
+            whole = next((out[w.term] for w in words if w.term in out and w is not token
+                          and w.start <= token.start and token.end <= w.end), None)
+            out[token.term] = whole or text[token.start:token.end]
     return out
 
 
