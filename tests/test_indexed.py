@@ -56,6 +56,24 @@ def test_an_entry_is_stored_with_the_sections_its_pages_fall_in(shelf):
     assert stored["heaving to"].share == 0.0 and "sail" not in stored
 
 
+def test_an_entry_that_refers_on_is_stored_with_the_sections_of_the_entry_it_names(shelf):
+    sailing = shelf[0]
+    index(sailing, "heaving to", [4], ["3"])
+    index(sailing, "hove to", [], [], see=["heaving to"])  # the reader's word for it
+    index(sailing, "reefing", [2], ["1"])
+    index(sailing, "reef", [], [], parent="sail", see=["reefing, in strong wind"])  # its head
+    index(sailing, "slab", [], [], see=["jiffy reefing"])  # names no entry
+    writer.build(sailing)
+    stored = {entry.label: entry for entry in reader.get(sailing).entries.entries}
+    chunks = reader.get(sailing).chunks
+    assert [chunks[key].title for key in stored["hove to → heaving to"].keys] == ["2.1 Bowline"]
+    assert [chunks[key].title for key in stored["sail > reef → reefing, in strong wind"].keys] == [
+        "1.1 Mainsail"]
+    assert not [label for label in stored if label.startswith("slab")]
+    found = entries.Entries(list(stored.values())).named(["hove", "to"])
+    assert [entry.label for entry in found] == ["hove to → heaving to"]
+
+
 def test_the_index_place_is_offered_second_where_the_first_cards_miss_it(shelf, monkeypatch):
     sailing = shelf[0]
     index(sailing, "heaving to", [4], ["3"])

@@ -8,7 +8,9 @@ must hold to name it (its words as ``analysis`` reads them; a sub-entry's
 parents' words too) and the sections its pages fall in. Asked a question,
 ``named`` returns the entries it names. An entry that sends a reader to
 more than MAX_PLACES sections is a concordance of the word, not an answer to
-where it is treated, and is not stored.
+where it is treated, and is not stored. An entry with no pages that refers the
+reader on ("Hurenkinder, see widow") is stored with the sections of the entry it
+names: the book's author foresaw the reader's word for it.
 """
 
 from dataclasses import dataclass
@@ -96,16 +98,34 @@ def book_entries(book, chunks, fields) -> list[Entry]:
     for n, (_, title, path, text) in enumerate(fields):
         for term in {*title, *path, *text}:
             holding.setdefault(term, set()).add(n)
-    out = []
-    for entry in bookindex.terms(book).only("term", "parent", "pages"):
+    out, headed, referring = [], {}, []
+    for entry in bookindex.terms(book).only("term", "parent", "pages", "see"):
         label = f"{entry.parent} > {entry.term}" if entry.parent else entry.term
         wanted = needs(" ".join(label.split(" > ")))
+        if entry.see and not any(entry.pages):
+            referring.append((label, wanted, entry.see))
+            continue
         keys = tuple(dict.fromkeys(key for key in (pages.section(page, wanted)
                                                     for page in entry.pages if page) if key is not None))
         if wanted and keys and len(keys) <= MAX_PLACES:
             share = len(_holding(wanted, holding)) / max(1, len(fields))
             out.append(Entry(label, wanted, keys, share))
+            headed.setdefault(bookindex.fold(entry.term), []).append(out[-1])
+    for label, wanted, see in referring:
+        keys = tuple(dict.fromkeys(key for target in see for key in _referred(target, headed)))
+        if wanted and keys and len(keys) <= MAX_PLACES:
+            share = len(_holding(wanted, holding)) / max(1, len(fields))
+            out.append(Entry(f"{label} → {'; '.join(see)}", wanted, keys, share))
     return out
+
+
+def _referred(target: str, headed: dict) -> list[int]:
+    """Return the sections of the entries a "see" reference names, as ``bookindex.lookup``
+    follows it (headed: folded term → the stored entries of that term, whatever their
+    parent: "widow" is "line > widow"): the entry itself, or its head where the reference
+    names a sub-entry ("margin, outer" → margin)."""
+    found = headed.get(bookindex.fold(target)) or headed.get(bookindex.fold(target.split(",")[0]))
+    return [key for entry in found or () for key in entry.keys]
 
 
 def on_page(chunks, page: int, term: str = "") -> int | None:

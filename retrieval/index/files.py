@@ -21,7 +21,7 @@ from books.storage import data_dir
 from retrieval.index import vectors
 
 VERSION = 3
-CHUNKING = 13
+CHUNKING = 14
 """The rules sections are cut and their words read by (``retrieval.index.chunks``,
 ``retrieval.question.analysis``). An index cut by older rules is still read, and ``outdated`` names
 it so that workers rebuild it (2: a chapter titled "Contents lists" or "Index Expressions"
@@ -39,7 +39,9 @@ the pages of the back-of-book index are no section's text, ``index.cut.book_chun
 12: not a rule of cutting: the index stores the entries of the book's own index that send a
 reader to a few sections, ``index.entries``; 13: not a rule of cutting: the English vectors
 are made by the int8 copy of recipe 2 (attention fused, two products quantized per token),
-too far from recipe 1's to be compared with them, ``retrieval.index.minilm``)."""
+too far from recipe 1's to be compared with them, ``retrieval.index.minilm``; 14: not a rule
+of cutting: an entry of the book's index that refers the reader on, "Hurenkinder, see
+widow", is stored with the sections of the entry it names, ``index.entries``)."""
 _CHUNKING = re.compile(r'"chunking": (\d+)')
 STALE_FILES = ("sections.faiss", "flat.faiss", "flat.json")
 _lock = threading.Lock()
