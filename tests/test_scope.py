@@ -215,3 +215,8 @@ def test_inside_a_scope_the_nearest_places_are_never_called_no_answer():
     assert present.weak(kind, shelf_wide)  # asked of the whole shelf: nothing comes near
     inside = SimpleNamespace(scored=faint, asked=asked, scoped=True)
     assert not present.weak(kind, inside)  # the reader said where: its nearest places answer
+    from retrieval.ranking.found import Found
+
+    led = [Found(1, 1, 0.5), Found(1, 2, 0.5, indexed="Hurenkinder → widow")]
+    by_index = SimpleNamespace(scored=faint, asked=asked, scoped=False, batches=[led])
+    assert not present.weak(kind, by_index)  # the book's own index sends the reader there

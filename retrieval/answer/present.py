@@ -14,7 +14,7 @@ from retrieval import kinds
 from retrieval.answer import guide, quotes
 from retrieval.index import embeddings, lexical
 from retrieval.question import units
-from retrieval.ranking import recommend
+from retrieval.ranking import indexed, recommend
 from retrieval.ranking.found import Found
 from retrieval.results import Result
 
@@ -53,8 +53,13 @@ def weak(kind, gathered) -> bool:
     a which-book question) and no candidate comes near it in meaning (``WEAK``). A question
     that names where to look is answered there: the few sections inside a scope are no
     measure of the shelf (「新メンテナーガイドの 4.4 節で、テストを走らせないようにするには」
-    stayed under the bars beside the 4.4.3 that answers it)."""
+    stayed under the bars beside the 4.4.3 that answers it). Nor is one whose first places
+    the book's own index gives: asked how to avoid Hurenkinder, memoir's index sends the
+    reader ("see widow") to the card the encoders left under their bars."""
     if not kind.may_be_weak or not gathered.scored or gathered.scoped:
+        return False
+    first = next(iter(getattr(gathered, "batches", ())), ())
+    if any(found.indexed for found in first[:indexed.OFFERED]):
         return False
     roles = [role for role in gathered.asked.vectors if role in WEAK]
     return bool(roles) and all(
