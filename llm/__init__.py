@@ -42,9 +42,10 @@ from llm.runtime import (
     on_gpu,
     parse_json,
     stream,
+    wanted,
 )
 
 __all__ = [
     "Budget", "LlmConfig", "LlmError", "LlmTimeout", "Model", "ModelUnavailable", "Reply",
-    "ask", "load", "model_path", "on_gpu", "parse_json", "stream",
+    "ask", "load", "model_path", "on_gpu", "parse_json", "stream", "wanted",
 ]

@@ -201,6 +201,16 @@ def on_gpu() -> bool:
     return bool(llama_cpp.llama_supports_gpu_offload()) and setting("LLM_GPU_LAYERS") != 0
 
 
+def wanted(choice: str) -> bool:
+    """Return True if a use of the model set by choice (a setting's name, whose value is
+    "auto", "on" or "off") is switched on: "auto" only where the model runs on a GPU, fast
+    enough to help, and never where no model is configured (LIBRARIAN_LLM_MODEL none)."""
+    chosen = setting(choice)
+    if chosen == "off" or setting("LLM_MODEL") == "none":
+        return False
+    return chosen == "on" or on_gpu()
+
+
 def ask(model, messages: list[dict], schema: dict | None, *, max_tokens: int,
         timeout: float, wait: float | None = None) -> Reply:
     """Return the model's answer to messages, constrained to JSON matching schema (None:

@@ -51,14 +51,9 @@ _JAPANESE = re.compile(f"[{CJK}]+")
 
 def enabled() -> bool:
     """Return True if the model words the librarian's question (LIBRARIAN_CLARIFY_MODEL)."""
-    choice = setting("CLARIFY_MODEL")
-    if choice == "off" or setting("LLM_MODEL") == "none":
-        return False
-    if choice == "on":
-        return True
     import llm
 
-    return llm.on_gpu()  # auto: only where the model answers in tens of milliseconds
+    return llm.wanted("CLARIFY_MODEL")
 
 
 def phrase(asked: str, labels: tuple[str, ...], language: str) -> str | None:

@@ -77,14 +77,9 @@ printed in a book."""
 
 def enabled() -> bool:
     """Return True if chat asks the model for a short answer (LIBRARIAN_ANSWER_MODEL)."""
-    choice = setting("ANSWER_MODEL")
-    if choice == "off" or setting("LLM_MODEL") == "none":
-        return False
-    if choice == "on":
-        return True
     import llm
 
-    return llm.on_gpu()  # auto: only where the model runs on a GPU, fast enough to help
+    return llm.wanted("ANSWER_MODEL")
 
 
 def _field(result, name, default=""):
