@@ -168,39 +168,43 @@ def test_a_scopes_book_named_in_other_words_is_found_by_meaning(shelf, monkeypat
     assert scope.named_book(vague, books, {}) == [koukai.pk]
 
 
-@pytest.mark.django_db
-def test_inside_a_range_a_word_every_section_holds_weighs_little(shelf):
-    from retrieval.ranking import rank
+def sails(shelf):
+    """Return the shelf searched and the range of the mainsail's and the jib's sections."""
     from retrieval.ranking.shelf import Shelf
 
     sailing, _ = shelf
     books = Shelf({book.pk: book for book in shelf})
     inside = {c.key for c in books.index(sailing.pk).chunks
               if c.title in ("1.1 Mainsail", "1.2 Jib")}
+    return books, {sailing.pk: inside}
+
+
+@pytest.mark.django_db
+def test_inside_a_range_a_word_every_section_holds_weighs_little(shelf):
+    from retrieval.ranking import rank
+
+    books, allowed = sails(shelf)
     question = rank.Question.of("mast winches")
     mast, winch = question.terms
-    weights = rank._within(question, books, {sailing.pk: inside})
+    weights = rank._within(question, books, allowed)
     assert weights[winch] == 1.0  # only the jib's section holds it
     assert weights[mast] < 0.3  # both hold it: it says nothing of which one
-    assert rank._within(question, books, {sailing.pk: set(list(inside)[:1])}) == {}
+    ((book, inside),) = allowed.items()
+    assert rank._within(question, books, {book: set(list(inside)[:1])}) == {}
 
 
 @pytest.mark.django_db
 def test_inside_a_range_a_translated_word_is_weighed_by_the_sections_there_too(shelf):
     from retrieval.ranking import rank
-    from retrieval.ranking.shelf import Shelf
 
-    sailing, _ = shelf
-    books = Shelf({book.pk: book for book in shelf})
-    inside = {c.key for c in books.index(sailing.pk).chunks
-              if c.title in ("1.1 Mainsail", "1.2 Jib")}
+    books, allowed = sails(shelf)
     question = rank.Question.of("マストのウインチ")  # translated: mast, winch
     question.translated = {"mast": 0.5, "winch": 0.5}
-    weights = rank._within(question, books, {sailing.pk: inside})
+    weights = rank._within(question, books, allowed)
     assert weights["winch"] == 0.5  # only the jib's section holds it: its own weight
     assert weights["mast"] < 0.5 * 0.3  # both hold it: it says nothing of which one
     question.bound = {"winch"}  # counted only with its group's other words, elsewhere
-    assert "winch" not in rank._within(question, books, {sailing.pk: inside})
+    assert "winch" not in rank._within(question, books, allowed)
 
 
 def test_inside_a_scope_the_nearest_places_are_never_called_no_answer():
@@ -211,7 +215,7 @@ def test_inside_a_scope_the_nearest_places_are_never_called_no_answer():
     faint = [Scored(1, key, 0.5, meaning={embeddings.MULTILINGUAL: 0.2}) for key in (1, 2)]
     asked = SimpleNamespace(vectors={embeddings.MULTILINGUAL: np.zeros(3)})
     kind = SimpleNamespace(may_be_weak=True)
-    shelf_wide = SimpleNamespace(scored=faint, asked=asked, scoped=False)
+    shelf_wide = SimpleNamespace(scored=faint, asked=asked, scoped=False, batches=[])
     assert present.weak(kind, shelf_wide)  # asked of the whole shelf: nothing comes near
     inside = SimpleNamespace(scored=faint, asked=asked, scoped=True)
     assert not present.weak(kind, inside)  # the reader said where: its nearest places answer

@@ -70,8 +70,10 @@ def clarification(answer, reading, gathered, follow_up: bool) -> Clarification |
     own = {_stem(t) for t in (*getattr(question, "terms", ()), *getattr(question, "suggested", ()))}
     translated = {_stem(t) for t in getattr(question, "translated", ())} - own
     text = getattr(question, "text", "") or answer.question
-    offered = tuple(Option(r, label(r, ja, books_differ), _why(r, options, ja, translated, text))
-                    for r in options)
+    marks = [_terms_of(r) for r in options]
+    offered = tuple(Option(r, label(r, ja, books_differ),
+                           _why(n, options, marks, ja, translated, text))
+                    for n, r in enumerate(options))
     seen = tuple(f"{o.label} — {o.why}" if o.why else o.label for o in offered)
     worded = phrasing.phrase(answer.question, seen, answer.language)
     return Clarification(worded or QUESTION[answer.language][min(len(options), 3)], offered)
@@ -137,18 +139,19 @@ def label(result, ja: bool, with_book: bool) -> str:
         f"{result.book_title}: {crumb}, {pages}"
 
 
-def _why(result, options, ja: bool, translated: set, asked: str = "") -> str:
+def _why(n: int, options, marks, ja: bool, translated: set, asked: str = "") -> str:
     """Return the words of the question this place holds that the others do not, each once
     and without everyday English words ("make", "line"): what made it a candidate ("" where
     the options share all their words: its headings tell it apart); for the place the
     book's own index gives, its entry. A translation the place matched (translated: their
     stems; "architecture" for アーキテクチャ) tells it apart only in a place that holds none
     of the reader's own words (a book in the other language). Japanese words are shown as
-    the reader wrote them in asked (``_as_written``)."""
-    if result.indexed and result is not options[0]:
+    the reader wrote them in asked (``_as_written``). The nth of options is told apart;
+    marks: each option's marked words → their terms (``_terms_of``)."""
+    result, term = options[n], marks[n]
+    if result.indexed and n:
         return INDEXED["ja" if ja else "en"].format(entry=result.indexed)
-    term = _terms_of(result)
-    others = {t for o in options if o is not result for t in _terms_of(o).values()}
+    others = {t for other, held in enumerate(marks) if other != n for t in held.values()}
     if any(term[t] not in translated for t in result.terms):
         others |= translated
     telling = [t for t in result.terms

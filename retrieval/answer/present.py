@@ -58,7 +58,7 @@ def weak(kind, gathered) -> bool:
     reader ("see widow") to the card the encoders left under their bars."""
     if not kind.may_be_weak or not gathered.scored or gathered.scoped:
         return False
-    first = next(iter(getattr(gathered, "batches", ())), ())
+    first = gathered.batches[0] if gathered.batches else ()
     if any(found.indexed for found in first[:indexed.OFFERED]):
         return False
     roles = [role for role in gathered.asked.vectors if role in WEAK]

@@ -98,6 +98,12 @@ def book_entries(book, chunks, fields) -> list[Entry]:
     for n, (_, title, path, text) in enumerate(fields):
         for term in {*title, *path, *text}:
             holding.setdefault(term, set()).add(n)
+    def stored(label, wanted, keys) -> Entry | None:
+        keys = tuple(dict.fromkeys(keys))
+        if not wanted or not keys or len(keys) > MAX_PLACES:
+            return None
+        return Entry(label, wanted, keys, len(_holding(wanted, holding)) / max(1, len(fields)))
+
     out, headed, referring = [], {}, []
     for entry in bookindex.terms(book).only("term", "parent", "pages", "see"):
         label = f"{entry.parent} > {entry.term}" if entry.parent else entry.term
@@ -105,17 +111,17 @@ def book_entries(book, chunks, fields) -> list[Entry]:
         if entry.see and not any(entry.pages):
             referring.append((label, wanted, entry.see))
             continue
-        keys = tuple(dict.fromkeys(key for key in (pages.section(page, wanted)
-                                                    for page in entry.pages if page) if key is not None))
-        if wanted and keys and len(keys) <= MAX_PLACES:
-            share = len(_holding(wanted, holding)) / max(1, len(fields))
-            out.append(Entry(label, wanted, keys, share))
-            headed.setdefault(bookindex.fold(entry.term), []).append(out[-1])
+        found = stored(label, wanted, (key for key in (pages.section(page, wanted)
+                                                       for page in entry.pages if page)
+                                       if key is not None))
+        if found:
+            out.append(found)
+            headed.setdefault(bookindex.fold(entry.term), []).append(found)
     for label, wanted, see in referring:
-        keys = tuple(dict.fromkeys(key for target in see for key in _referred(target, headed)))
-        if wanted and keys and len(keys) <= MAX_PLACES:
-            share = len(_holding(wanted, holding)) / max(1, len(fields))
-            out.append(Entry(f"{label} → {'; '.join(see)}", wanted, keys, share))
+        found = stored(f"{label} → {'; '.join(see)}", wanted,
+                       (key for target in see for key in _referred(target, headed)))
+        if found:
+            out.append(found)
     return out
 
 
