@@ -38,3 +38,31 @@ def char_errors(reference: str, lines: list[str], edges: int = 2) -> tuple[int, 
             distance = Levenshtein.distance(reference, squeeze("".join(kept)), score_cutoff=best)
             best = distance if best is None else min(best, distance)
     return best, len(reference)
+
+
+def load_truth(path) -> dict:
+    """Return a real book's ground truth (``bench/real/gt``) with ``page_labels`` expanded
+    from its label runs, in the form of the synthetic set's truth."""
+    import json
+    from pathlib import Path
+
+    from toc.numbers import label
+
+    truth = json.loads(Path(path).read_text())
+    if "page_labels" not in truth:
+        labels = [""] * truth["pages"]
+        for first, last, kind, value in truth.get("label_runs", []):
+            for number in range(first, last + 1):
+                labels[number - 1] = label(kind, value + number - first)
+        truth["page_labels"] = labels
+    return truth
+
+
+def real_ids(role: str = "dev") -> list[str]:
+    """Return the ids of the real set's books of one role ("dev" or "held_out")."""
+    import json
+    from pathlib import Path
+
+    sources = Path(__file__).resolve().parent / "real" / "sources.json"
+    return [book["id"] for book in json.loads(sources.read_text())["books"]
+            if book["role"] == role and book["lang"] in ("en", "ja")]

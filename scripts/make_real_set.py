@@ -84,19 +84,41 @@ def _pages(git: Path, book: dict) -> list[dict]:
     """Return [{number, png, text}] in the book's order: the text's markers where it has
     them, else the scans' names in order (their text then unknown, "")."""
     if book["text"]:
-        raw = _show(git, book["commit"], book["text"])
-        try:
-            text = raw.decode("utf-8-sig")
-        except UnicodeDecodeError:  # older projects' text is Latin-1
-            text = raw.decode("latin-1")
-        found = list(MARKER.finditer(text))
-        return [{"number": i + 1, "png": m[1],
-                 "text": clean(text[m.end():found[i + 1].start() if i + 1 < len(found) else None])}
-                for i, m in enumerate(found)]
+        return _whole(_marked(git, book), book.get("whole_pages", []))
     names = subprocess.run(["git", "-C", str(git), "ls-tree", "--name-only", book["commit"],
                             "pngs/"], capture_output=True, text=True, check=True).stdout.split()
-    pngs = sorted(Path(name).name for name in names if name.endswith(".png"))
+    skip = set(book.get("skip", []))
+    pngs = sorted(Path(name).name for name in names
+                  if name.endswith(".png") and Path(name).name not in skip)
     return [{"number": i + 1, "png": png, "text": ""} for i, png in enumerate(pngs)]
+
+
+def _marked(git: Path, book: dict) -> list[dict]:
+    """Return the pages of a proofread text with page markers, in the markers' order."""
+    raw = _show(git, book["commit"], book["text"])
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:  # older projects' text is Latin-1
+        text = raw.decode("latin-1")
+    found = list(MARKER.finditer(text))
+    return [{"number": i + 1, "png": m[1],
+             "text": clean(text[m.end():found[i + 1].start() if i + 1 < len(found) else None])}
+            for i, m in enumerate(found)]
+
+
+def _whole(pages: list[dict], swaps: list) -> list[dict]:
+    """Return the pages with each run of column scans replaced by its whole page's scan."""
+    by_png = {page["png"]: page for page in pages}
+    out, done = [], set()
+    for page in pages:
+        swap = next((s for s in swaps if page["png"] in s[1]), None)
+        if swap is None:
+            out.append(page)
+        elif swap[0] not in done:
+            done.add(swap[0])
+            out.append({"png": swap[0],
+                        "text": "\n".join(by_png[png]["text"] for png in swap[1])})
+    return [{**page, "number": i + 1} for i, page in enumerate(out)]
 
 
 def clean(text: str) -> str:

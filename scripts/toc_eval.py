@@ -26,10 +26,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.pages import BENCH, load_pages  # noqa: E402
 from bench.contents import align  # noqa: E402
+from bench.real import load_truth, real_ids  # noqa: E402
 from toc import recover  # noqa: E402
 
 BOOKS = ["memman", "octave", "beamer", "faq", "devref-ja", "maint-ja", "jlshort"]
 GT_DIR = Path(os.environ.get("BOOKBENCH_GT", "/work/shared/bookbench/gt"))
+REAL_GT = Path(__file__).resolve().parent.parent / "bench" / "real" / "gt"
 
 
 def load_outline(book: str) -> list:
@@ -44,7 +46,7 @@ def load_outline(book: str) -> list:
 
 def evaluate(book: str, lines_dir: Path | None, verbose: bool, gt_dir: Path = GT_DIR,
              outline: bool = False) -> dict:
-    gt = json.loads((gt_dir / f"{book}.gt.json").read_text())
+    gt = load_truth(gt_dir / f"{book}.gt.json")
     truth = [g for g in gt["outline"] if g["in_printed_toc"]]
     pages = load_pages(book, lines_dir)
     marks = load_outline(book) if outline and not lines_dir else []
@@ -69,6 +71,8 @@ def evaluate(book: str, lines_dir: Path | None, verbose: bool, gt_dir: Path = GT
         "toc_ok": result.toc_pages == gt["toc_pages"], "lot_ok": result.lot_pages == gt["lot_pages"],
         "seconds": seconds, "inferred": result.inferred,
         "outline_anomalies": sum(1 for a in result.anomalies if a.kind.startswith("outline")),
+        # review items that are real headings: unplaced entries that the truth holds
+        "review_real": sum(1 for j, e in matched.items() if e.page is None),
     }
     if verbose:
         _details(result, truth, pairs, matched, wrong, gt)
@@ -99,7 +103,10 @@ def _details(result, truth, pairs, matched, wrong, gt) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--books", default=",".join(BOOKS))
+    parser.add_argument("--books", default="")
+    parser.add_argument("--set", dest="which", choices=("dev", "real", "real-held-out"),
+                        default="dev", help="real: bookbench's real scans (bench/real; their "
+                        "truth there, their OCR'd lines in --lines-dir, default ~/.cache/real-lines)")
     parser.add_argument("--lines-dir", type=Path)
     parser.add_argument("--gt-dir", type=Path, default=GT_DIR,
                         help="where <id>.gt.json lies (a variant's, e.g. BOOKBENCH_DIR/scans/hard)")
@@ -107,22 +114,30 @@ def main() -> None:
                         help="check against the born PDF's own outline (as LIBRARIAN_PDF_OUTLINE)")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args()
+    books = args.books or ",".join(BOOKS)
+    if args.which != "dev":
+        books = args.books or ",".join(real_ids("held_out" if args.which == "real-held-out"
+                                                else "dev"))
+        args.gt_dir = REAL_GT if args.gt_dir == GT_DIR else args.gt_dir
+        args.lines_dir = args.lines_dir or Path.home() / ".cache" / "real-lines"
     rows = [evaluate(book, args.lines_dir, args.verbose, args.gt_dir, args.outline == "on")
-            for book in args.books.split(",")]
-    header = "book        gt  found recall  prec  level  exact  ±1   wrong unres labels toc lot  sec"
+            for book in books.split(",")]
+    header = ("book        gt  found recall  prec  level  exact  ±1   wrong unres review labels "
+              "toc lot  sec")
     print(header)
     for r in rows:
         print(f"{r['book']:<10}{r['gt']:>4} {r['found']:>6} {r['recall']:6.1%} {r['precision']:6.1%}"
               f" {r['level']:6.1%} {r['exact']:6.1%} {r['pm1']:6.1%} {r['wrong']:4} {r['unresolved']:5}"
-              f" {r['labels']:6.1%} {'ok' if r['toc_ok'] else '--':>3} {'ok' if r['lot_ok'] else '--':>3}"
+              f" {r['review_real']:6} {r['labels']:6.1%} {'ok' if r['toc_ok'] else '--':>3} {'ok' if r['lot_ok'] else '--':>3}"
               f" {r['seconds']:5.2f}{' inferred' if r['inferred'] else ''}")
-    total = {k: sum(r[k] for r in rows) for k in ("gt", "found", "matched", "wrong", "unresolved")}
+    total = {k: sum(r[k] for r in rows)
+             for k in ("gt", "found", "matched", "wrong", "unresolved", "review_real")}
     exact = sum(r["exact"] * r["gt"] for r in rows) / max(total["gt"], 1)
     near = sum(r["pm1"] * r["gt"] for r in rows) / max(total["gt"], 1)
     level = sum(r["level"] * r["matched"] for r in rows) / max(total["matched"], 1)
     print(f"{'overall':<10}{total['gt']:>4} {total['found']:>6} {total['matched'] / max(total['gt'], 1):6.1%}"
           f" {total['matched'] / max(total['found'], 1):6.1%} {level:6.1%} {exact:6.1%} {near:6.1%}"
-          f" {total['wrong']:4} {total['unresolved']:5}"
+          f" {total['wrong']:4} {total['unresolved']:5} {total['review_real']:6}"
           f" {sum(r['labels'] for r in rows) / len(rows):6.1%}"
           f"  wrong placements {total['wrong'] / max(total['gt'], 1):.2%}")
 
