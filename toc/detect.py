@@ -6,12 +6,13 @@ page number. Consecutive such pages form a block; a new heading starts a new blo
 
 import re
 from dataclasses import dataclass
+from itertools import groupby
 from statistics import median
 
 from toc.folio_reads import TOP_BAND
 from toc.layout import Row, body_height, frame_boxes, rows
-from toc.numbers import parse_page
-from toc.text import strip_trailing_leaders
+from toc.numbers import old_style_digits, parse_page
+from toc.text import numbering, strip_trailing_leaders
 
 CONTENTS = re.compile(
     r"^(?:(?:table\s+of\s+)?contents?|(?:short|brief|summary\s+of|detailed)\s+contents|"
@@ -29,6 +30,8 @@ FRONT_SHARE, FRONT_MIN = 0.2, 40  # where a TOC may start
 MIN_ENTRY_ROWS = 3
 ENTRY_SHARE = 0.45
 HEAD_ROWS = 4  # a heading is among the first rows of a page
+WRAP_RUN = 5  # rows without a page number that may still be one entry (a label, four lines)
+ORDER_MIN, IN_ORDER = 5, 0.7  # of a page's page numbers, this share rises down the page
 STACK_HEIGHT = 2.5  # line heights: numbers alone in a line this tall are several rows' pages
 NUMBERS = re.compile(r"[0-9０-９ivxlc]+(?:[\s.．]+[0-9０-９ivxlc]+)+[\s.．]*")
 
@@ -48,6 +51,7 @@ def trailing_page(text: str) -> tuple[str, str] | None:
     if not match:
         return None
     title, token = match.group(1), match.group(2).replace(" ", "")
+    token = old_style_digits(token) or token
     if parse_page(token, roman_upper=False) is None:
         return None
     if title and len(title) + len(token) == len(text) and _glued(title, token):
@@ -61,6 +65,8 @@ TRAILING = re.compile(
     r"^(.*?)[\s.．・·•…‥⋯_]*((?<![0-9A-Za-z])[0-9０-９]{1,4}|"
     # Lower-case roman; OCR may capitalise a letter of it ("xxV").
     r"(?<=[\s.．・·•…‥⋯_])(?=[ivxlcdmIVXLCDM]*[ivxlcdm])[ivxlcdmIVXLCDM]{1,8}|"
+    # Old-style figures OCR read as letters ("IOO", "6o"): toc.numbers.old_style_digits.
+    r"(?<=[\s.．・·•…‥⋯_])(?=[0-9IlOo|]*[0-9Oo])[0-9IlOo|]{2,4}|"
     # Kanji numerals; a vertical number's digits may come back as separate boxes ("一 五").
     r"(?<=[\s.．・·•…‥⋯_])[〇一二三四五六七八九十百千](?: ?[〇一二三四五六七八九十百千]){0,5})$"
 )
@@ -97,21 +103,35 @@ def heading_kind(text: str) -> str | None:
     return None
 
 
+# A column's head over the page numbers or the chapter numbers ("PAGE", "Page.", "CHAP.").
+COLUMN_HEAD = re.compile(r"^(?:pages?|pp?|chap(?:ter)?s?|no|頁|ページ)\s*[.．:]?$", re.I)
+
+
 def content_rows(page: dict, folio_lines: set[int]) -> list[Row]:
-    """Return the page's rows without its folio rows, small running heads and stacked numbers."""
+    """Return the page's rows without its folio rows, small running heads, column heads
+    ("PAGE") and stacked numbers."""
     page_rows = [row for row in rows(page, keep=_unstacked(page)) if row.text]
     body = body_height(page_rows)
     height = frame_boxes(page)[2]
     kept = []
     for index, row in enumerate(page_rows):
-        if folio_lines.intersection(row.lines):
+        if folio_lines.intersection(row.lines) or COLUMN_HEAD.match(row.text):
             continue
-        running = index < 2 and row.cy < TOP_BAND * height and row.height <= 1.2 * body
+        below = page_rows[index + 1] if index + 1 < len(page_rows) else None
+        running = (index < 2 and row.cy < TOP_BAND * height and row.height <= 1.2 * body
+                   and _apart(row, below, body) and not numbering(row.text)[0])
         # A short contents heading ("目次") at the top is not a running head.
         if running and not trailing_page(row.text) and not heading_kind(row.text):
             continue
         kept.append(row)
     return kept
+
+
+def _apart(row: Row, below: Row | None, body: float) -> bool:
+    """Return True when row stands apart from the row below it by more than half a line, as a
+    running head does; the first entry of a page, close over its next line, does not (nor,
+    however far, one that is numbered: "CHAPTER VII" over its title)."""
+    return below is None or below.y0 - row.y1 > 0.5 * body
 
 
 def _unstacked(page: dict) -> set[int]:
@@ -125,14 +145,13 @@ def _unstacked(page: dict) -> set[int]:
             if not (height >= STACK_HEIGHT * usual and NUMBERS.fullmatch(line["text"].strip()))}
 
 
-def page_profile(page: dict, folio_lines: set[int]) -> tuple[str | None, int, int, list[Row]]:
-    """Return (heading kind, rows ending in a page number, text rows, rows) of a page."""
-    kind, _, ending, total, page_rows = _profile(page, folio_lines)
-    return kind, ending, total, page_rows
-
-
 def _profile(page: dict, folio_lines: set[int]):
-    """Return (heading kind, heading text, rows ending in a page number, text rows, rows)."""
+    """Return (heading kind, heading text, rows ending in a page number, entries, rows).
+
+    Entries count a run of up to WRAP_RUN rows without a page number as one (an entry over
+    several lines, "CHAPTER V" over its title), so that a contents of long entries reads as
+    mostly entries; a longer run is running text, each row counted.
+    """
     page_rows = content_rows(page, folio_lines)
     kind, heading = None, ""
     for row in page_rows[:HEAD_ROWS]:
@@ -140,8 +159,26 @@ def _profile(page: dict, folio_lines: set[int]):
         if kind:
             heading = strip_trailing_leaders(row.text).strip().casefold()
             break
-    ending = sum(1 for row in page_rows if trailing_page(row.text) or LEADERS_END.search(row.text))
-    return kind, heading, ending, len(page_rows), page_rows
+    ends = [bool(trailing_page(row.text) or LEADERS_END.search(row.text)) for row in page_rows]
+    runs = [len(list(group)) for ended, group in groupby(ends) if not ended]
+    entries = sum(ends) + sum(1 if run <= WRAP_RUN else run for run in runs)
+    return kind, heading, sum(ends), entries, page_rows
+
+
+def _in_order(page_rows: list[Row]) -> bool:
+    """Return True unless the page numbers ending the rows mostly go back and forth: a
+    contents' pages rise down its page, a table's figures do not."""
+    from toc.repair import longest_non_decreasing
+
+    values = []
+    for row in page_rows:
+        found = trailing_page(row.text)
+        parsed = parse_page(found[1], roman_upper=False) if found else None
+        if parsed and parsed[0] == "arabic":
+            values.append(parsed[1])
+    if len(values) < ORDER_MIN:
+        return True
+    return len(longest_non_decreasing(values)) >= IN_ORDER * len(values)
 
 
 def find_blocks(pages: list[dict], folio_lines: dict[int, set[int]]) -> list[Block]:
@@ -153,8 +190,11 @@ def find_blocks(pages: list[dict], folio_lines: dict[int, set[int]]) -> list[Blo
         if index not in profiles:
             page = pages[index]
             folios = folio_lines.get(page["number"], set())
-            kind, heading, ending, total, _ = _profile(page, folios)
-            like = ending >= MIN_ENTRY_ROWS and ending >= ENTRY_SHARE * max(total - 1, 1)
+            kind, heading, ending, entries, page_rows = _profile(page, folios)
+            # A table's or a chart's figures go up and down; a contents' pages rise.
+            total = len(page_rows) if _in_order(page_rows) else -1
+            like = total > 0 and ending >= MIN_ENTRY_ROWS and \
+                ending >= ENTRY_SHARE * max(entries - 1, 1)
             profiles[index] = (kind, like, ending, total, heading)
         return profiles[index]
 

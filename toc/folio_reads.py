@@ -12,7 +12,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from toc.layout import is_vertical, rows
-from toc.numbers import parse_page
+from toc.numbers import old_style_digits, parse_page
 
 TOP_BAND, BOTTOM_BAND = 0.13, 0.85
 TIGHT = 0.5  # line heights: a row this close to the text inside it is a line of that text
@@ -62,7 +62,7 @@ def candidates(page: dict) -> list[Folio]:
         if _row_of_numbers(row.text):
             continue  # the page numbers ending a vertical contents' columns, not a folio
         for token in _tokens(row.text):
-            parsed = parse_page(token)
+            parsed = parse_page(token) or parse_page(old_style_digits(token) or "")
             alone = row.text.strip(EDGE + " ") == token
             if parsed and (alone or not _in_text(row, inner, row in top)):
                 found.append(Folio(page["number"], parsed[0], parsed[1], row.line, alone))

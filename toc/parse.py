@@ -17,6 +17,8 @@ WRAP_REACH = 0.75  # a row reaching this far across its column is wrapped when i
 _BROKEN_WORD = re.compile(r"(?<=[A-Za-z])[-\u2010]$")
 _LOWER_START = re.compile(r"[a-z]")
 WRAP_GAP = 1.8  # at most this many line heights between a wrapped row and its continuation
+KNOWN_WORD = 2.0  # wordfreq's Zipf: a word this common is a word ("principles" 4.6)
+LABEL_GAP = 3.0  # at most this many line heights between a number's label and its title
 CORRIDOR = (0.3, 0.7)  # where the gutter of a two-column page may lie, as a share of width
 LEADER_END = re.compile(r"[・·•…‥⋯.．]{2,}\s*$")
 MAX_TITLE = 300
@@ -185,6 +187,9 @@ def _parse_rows(column: list[Row], toc_page: int, left: float, right: float,
 
 def _continues(previous: Row, row: Row, left: float, right: float) -> bool:
     """Return True when row carries on the title of the page-less row above it."""
+    if _label_only(previous.text) and numbering(row.text)[1] is None:
+        # "CHAPTER II" on a line of its own names the entry whose title follows it
+        return row.y0 - previous.y1 <= LABEL_GAP * max(previous.height, 1.0)
     if row.y0 - previous.y1 > WRAP_GAP * max(previous.height, 1.0):
         return False
     if previous.text.endswith((",", ";", "-", "‐")):
@@ -198,6 +203,14 @@ def _continues(previous: Row, row: Row, left: float, right: float) -> bool:
     reach = (previous.x1 - left) / max(right - left, 1.0)
     indented = row.x0 > previous.x0 + 0.5 * previous.height
     return reach >= WRAP_REACH or indented
+
+
+def _label_only(text: str) -> bool:
+    """Return True for a row that is only an entry's number label ("CHAPTER II", "Part One",
+    "第三章"): its title is on the rows below."""
+    number, kind, rest = numbering(text)
+    return bool(number) and kind in ("chapter", "part") and not key(rest) and \
+        not re.match(r"^\d", text.strip())
 
 
 def _attach_page(entries, pending, token, toc_page, left, right) -> None:
@@ -238,16 +251,31 @@ def _emit(group: list[Row], found, toc_page: int, left: float) -> list[Raw]:
 def _joined(group: list[Row]) -> str:
     """Return the text of an entry's rows as one line: a word hyphenated at a row's end is
     joined again ("Exam-" and "ple: Multiple contents" are "Example: Multiple contents", as
-    ``books.text.for_search`` joins the pages' lines), unless the row goes on with a compound
-    broken at one of its own hyphens ("Right-" and "to-left text")."""
+    ``books.text.for_search`` joins the pages' lines; "PHILO-" and "SOPHY" in capitals where
+    the whole is a word), unless the row goes on with a compound broken at one of its own
+    hyphens ("Right-" and "to-left text")."""
     text = ""
     for row in group:
-        if text and _BROKEN_WORD.search(text) and _LOWER_START.match(row.text):
+        if text and _BROKEN_WORD.search(text) and _broken_here(text, row.text):
             whole = "-" in row.text.split(" ", 1)[0]
             text = (text if whole else text[:-1]) + row.text
         else:
             text = f"{text} {row.text}" if text else row.text
     return text
+
+
+def _broken_here(text: str, following: str) -> bool:
+    """Return True when a word broken at a row's end goes on at the start of the next row: a
+    lower-case start, or a word in capitals that English knows whole ("PRIN-", "CIPLES")."""
+    if _LOWER_START.match(following):
+        return True
+    head = re.search(r"([A-Z]+)[-\u2010]$", text)
+    tail = re.match(r"[A-Z]+(?![a-z])", following)
+    if not (head and tail):
+        return False
+    from wordfreq import zipf_frequency
+
+    return zipf_frequency((head[1] + tail[0]).lower(), "en") >= KNOWN_WORD
 
 
 def _specks(title: str) -> bool:

@@ -20,11 +20,11 @@ def suspects(printed: list[tuple[str, int] | None]) -> set[int]:
     # Run backwards on negated keys: among equally long runs, the one keeping larger
     # values wins, since a dropped digit makes a number smaller.
     backwards = [(-key[0], -key[1]) for _, key in reversed(indexed)]
-    kept = {len(indexed) - 1 - p for p in _longest_non_decreasing(backwards)}
+    kept = {len(indexed) - 1 - p for p in longest_non_decreasing(backwards)}
     return {indexed[position][0] for position in range(len(indexed)) if position not in kept}
 
 
-def _longest_non_decreasing(keys: list) -> list[int]:
+def longest_non_decreasing(keys: list) -> list[int]:
     """Return the positions of one longest non-decreasing subsequence."""
     return _longest_chain(keys, bisect_right)
 
