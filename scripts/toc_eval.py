@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.pages import BENCH, load_pages  # noqa: E402
+from bench.pages import born_pdf, load_pages  # noqa: E402
 from bench.contents import align  # noqa: E402
 from bench.real import load_truth, real_ids  # noqa: E402
 from toc import recover  # noqa: E402
@@ -40,7 +40,7 @@ def load_outline(book: str) -> list:
 
     from toc.outline import marks_of
 
-    with pymupdf.open(BENCH / "pdf" / "dev" / f"{book}.pdf") as document:
+    with pymupdf.open(born_pdf(book)) as document:
         return marks_of(document.get_toc(simple=True), document.page_count)
 
 

@@ -11,11 +11,10 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from toc.layout import is_vertical, rows
+from toc.layout import is_vertical, leading, rows, stands_apart
 from toc.numbers import old_style_digits, parse_page
 
 TOP_BAND, BOTTOM_BAND = 0.13, 0.85
-TIGHT = 0.5  # line heights: a row this close to the text inside it is a line of that text
 PAGE_OF = re.compile(r"(\d{1,4})\s*/\s*\d{1,4}")
 DASHED = re.compile(r"^[-–—－]\s*(\S+?)\s*[-–—－]$")
 EDGE = "()[]{}-–—－|.,:;·•〔〕【】「」『』（）"
@@ -83,7 +82,7 @@ def _in_text(row, page_rows, top: bool) -> bool:
         gaps = [other.y0 - row.y1 for other in page_rows if other.y0 > row.cy]
     else:
         gaps = [row.y0 - other.y1 for other in page_rows if other.y1 < row.cy]
-    return bool(gaps) and min(gaps) < TIGHT * row.height
+    return bool(gaps) and not stands_apart(min(gaps), row, leading(page_rows))
 
 
 def _row_of_numbers(text: str) -> bool:

@@ -14,7 +14,7 @@ from collections import Counter
 
 from toc.folio_reads import BOTTOM_BAND, TOP_BAND
 from toc.folios import fit
-from toc.layout import Row, is_vertical, rows
+from toc.layout import Row, is_vertical, leading, rows, stands_apart
 
 FURNITURE_ROWS = 2
 REPEATED = 3
@@ -44,8 +44,8 @@ def _band_rows(page: dict) -> list[tuple[str, Row, set[str]]]:
     bands, read as ``toc.folios`` reads them (a folio's row is the same row).
 
     A row's shapes are its own and each of its lines' ("CHAPTER 6. THE DEBIAN ARCHIVES"
-    beside the section's title, which changes); a row that is not set apart from the text
-    by more than its height has none: the first line of a page's text may repeat too
+    beside the section's title, which changes); a row that does not stand apart from the text
+    (``toc.layout.stands_apart``) has none: the first line of a page's text may repeat too
     ("⟨environment contents⟩" in a reference manual)."""
     lines = page.get("lines") or []
     height = float(page.get("height") or 1)
@@ -57,6 +57,7 @@ def _band_rows(page: dict) -> list[tuple[str, Row, set[str]]]:
     if not edges:
         return []
     found = rows(page, physical=True, keep=edges)
+    usual = leading(rows(page, physical=True))
     top = [("top", row) for row in found[:FURNITURE_ROWS] if row.cy < TOP_BAND * height]
     bottom = [("bottom", row) for row in found[-FURNITURE_ROWS:] if row.cy > BOTTOM_BAND * height]
     out = []
@@ -66,8 +67,8 @@ def _band_rows(page: dict) -> list[tuple[str, Row, set[str]]]:
         gap = (min((box[1] for box in others), default=height) - row.y1 if band == "top"
                else row.y0 - max((box[3] for box in others), default=0.0))
         shapes = {_shape(row.text)} | {_shape(lines[i]["text"]) for i in row.lines}
-        out.append((band, row, {shape for shape in shapes if shape} if gap > row.height
-                    else set()))
+        out.append((band, row, {shape for shape in shapes if shape}
+                    if stands_apart(gap, row, usual) else set()))
     return out
 
 

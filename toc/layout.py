@@ -122,6 +122,27 @@ def _number_only(text: str) -> bool:
     return parse_page(text.strip(" .．・·•…‥⋯_")) is not None
 
 
+APART_LEADING = 2.5  # a running head stands off the text by this many of its line gaps
+APART_HEIGHT = 0.3  # and by at least this share of its own height
+
+
+def leading(rows_: list[Row]) -> float:
+    """Return the usual space between one line of the text and the next (from the bottom of
+    one to the top of the next: the lower quartile, since a contents page spaces its
+    entries wider than the lines of one entry), 0 where the page has too few rows to tell."""
+    found = sorted(b.y0 - a.y1 for a, b in zip(rows_, rows_[1:])
+                   if b.y0 > a.y1 and min(a.x1, b.x1) > max(a.x0, b.x0))
+    return found[len(found) // 4] if len(found) >= 3 else 0.0
+
+
+def stands_apart(gap: float, row: Row, usual: float) -> bool:
+    """Return True when a row at a page's edge stands off the text by gap: more than a few
+    of the text's usual line gaps, as a running head or a footer does, not as the first
+    line of the text. Measured against the page's own leading, since OCR's boxes of a
+    real scan (a folio's digits, a tall capital) overstate a row's height."""
+    return gap > max(APART_LEADING * usual, APART_HEIGHT * row.height)
+
+
 def body_height(rows_: list[Row]) -> float:
     """Return the median row height (the body text size), 10 when there are no rows."""
     heights = [row.height for row in rows_ if row.text]

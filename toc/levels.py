@@ -23,7 +23,7 @@ PART_TYPE = 0.9  # an entry in type this much smaller than the parts' is no part
 
 def ranks(entries: list[Raw]) -> list[int | None]:
     """Return the rank each entry's numbering implies, None when unnumbered."""
-    letters = {e.number for e in entries if e.kind == "letter"}
+    letters = _appendix_letters(entries)
     prefixes = {e.number.split(".")[0] for e in entries if isinstance(e.kind, int)}
     romans = {e.number for e in entries if e.kind == "roman"}
     found = []
@@ -35,6 +35,15 @@ def ranks(entries: list[Raw]) -> list[int | None]:
             kind = None
         found.append(kind if isinstance(kind, int) else RANKS.get(kind))
     return found
+
+
+def _appendix_letters(entries: list[Raw]) -> set[str]:
+    """Return the letters that number appendices: A, B, C… in a run from A. A title that
+    begins with a capital letter as a word ("A collection of…", "C decimal arithmetic")
+    is no appendix: such letters skip."""
+    letters = sorted({e.number for e in entries if e.kind == "letter"})
+    run = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[:len(letters)]
+    return set(letters) if "".join(letters) == run else set()
 
 
 def levels(entries: list[Raw]) -> list[int]:

@@ -6,7 +6,7 @@ from functools import cached_property
 from statistics import median
 
 from toc.folio_reads import TOP_BAND
-from toc.layout import Row, body_height, frame_boxes, rows
+from toc.layout import Row, body_height, frame_boxes, leading, rows, stands_apart
 from toc.text import bigrams, key, numbering
 
 ROW_GAP = 2.5  # line heights: farther apart on one baseline are separate columns
@@ -16,7 +16,6 @@ SHORT_KEY = 6  # keys this short must match exactly
 WHOLE_KEY = 4  # a row that is exactly a title this long is the title
 MAX_HEADING_KEY = 200
 TIGHT = 0.5  # body lines: a row closer than this to the row below is a line of the text
-HEAD_GAP = 1.5  # a running head stands at least this many body lines above the text
 HEAD_SHARE = 0.3  # a book has running heads when this share of its pages shows one
 HEAD_SLACK = 0.35  # body lines a running head's centre may stray from the book's
 STYLE_SAMPLE = 150  # pages looked at to learn a book's style
@@ -52,8 +51,8 @@ class Style:
     def of(cls, pages: list[dict]) -> "Style":
         """Learn the style from up to STYLE_SAMPLE pages spread over the book.
 
-        A running head is a page's first row, in the top band, set apart from the
-        text below by more than a line; the book has running heads when enough of
+        A running head is a page's first row, in the top band, standing apart from the
+        text below (``toc.layout.stands_apart``); the book has running heads when enough of
         its pages show one at the same height.
         """
         pages = [page for page in pages if page.get("lines")]
@@ -65,8 +64,10 @@ class Style:
                 continue
             body = body_height(found)
             bodies.append(body)
-            first, second = found[0], found[1]
-            apart = second.y0 - first.y1 > HEAD_GAP * body
+            first = found[0]
+            # the row below it: a folio beside a running head shares its baseline
+            second = next((row for row in found[1:] if row.y0 > first.cy), found[1])
+            apart = stands_apart(second.y0 - first.y1, first, leading(found))
             if first.cy < TOP_BAND * frame_boxes(page)[2] and apart:
                 tops.append(first.cy)
         if not bodies:

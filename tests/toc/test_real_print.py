@@ -7,9 +7,12 @@ contents page that goes on under a running head, a chart of figures beside the c
 
 import pytest
 
-from tests.toc.pages import line, page
+from tests.toc.pages import line, page, toc_row
 from toc.detect import find_blocks, trailing_page
 from toc.folios import fit
+from toc.furniture import furniture
+from toc.levels import levels
+from toc.match import Style
 from toc.parse import parse_pages
 
 
@@ -113,3 +116,39 @@ def test_a_folio_in_old_style_figures_is_read_where_its_neighbours_agree():
     pages = [page(n, [f"Body text line of page {n}"] * 12, top_folio=str(n + 100)
                   .replace("1", "I").replace("0", "O")) for n in range(1, 12)]  # IOI, IO2 …
     assert fit(pages).labels[10] == "110"
+
+
+def scanned(number, head, folio, gap=9.0):
+    """Return a page as OCR reads a real scan: a running head with the folio on its baseline
+    (the digits' box taller than the words'), the text below it by less than a line."""
+    text_top = 30.0 + 16.0 + gap
+    lines = [line(head, 130, 30, 230, height=12), line(str(folio), 320, 28, 338, height=18)]
+    lines += [line(f"Text of page {number}, its line {i} of the chapter.", 24, text_top + 17 * i,
+                   336, height=15) for i in range(30)]
+    return {"number": number, "width": 360.0, "height": 594.0, "lines": lines}
+
+
+def test_a_running_head_close_over_the_text_of_a_scan_is_furniture_with_its_folio():
+    pages = [scanned(n, "THOMAS REID" if n % 2 else "FAMOUS SCOTS", n + 8) for n in range(1, 9)]
+    found = furniture(pages)
+    assert all(len(found.get(n, [])) == 1 for n in range(1, 9))
+    assert fit(pages).labels[4] == "12"
+
+
+def test_a_book_whose_running_heads_stand_close_over_the_text_has_running_heads():
+    pages = [scanned(n, "FAMOUS SCOTS", n + 8) for n in range(1, 12)]
+    assert Style.of(pages).head_cy == pytest.approx(36.0, abs=1.0)
+
+
+def test_a_first_line_of_the_text_is_no_running_head():
+    # spaced as the text's own lines are: 2 points under the words' box
+    pages = [scanned(n, "FAMOUS SCOTS", n + 8, gap=-2.0) for n in range(1, 12)]
+    assert Style.of(pages).head_cy is None
+
+
+def test_titles_opening_with_a_capital_are_no_appendices_unless_the_letters_run_from_a():
+    rows = [("Preface", 1), ("A collection of string constants", 3), ("The array module", 9),
+            ("C decimal arithmetic module", 12), ("Index", 20)]
+    found = parse_pages([page(3, ["Contents"] + [toc_row(t, p) for t, p in rows])], {})
+    assert [entry.kind for entry in found] == [None, "letter", None, "letter", None]
+    assert len(set(levels(found))) == 1
