@@ -18,9 +18,12 @@ across both, are not counted as misreadings; what lies in no block (a
 figure, a table, the edge of the facing page) is not measured.
 """
 
+import json
 import re
 import unicodedata
+from pathlib import Path
 
+import numpy as np
 from rapidfuzz.distance import Levenshtein
 
 _NOT_COUNTED = re.compile(r"[\s\-‐‑–—_]+")
@@ -100,9 +103,62 @@ def block_errors(blocks: list[dict], lines: list[dict], width: float,
     return errors, length
 
 
+def transcribed_pages(folder: Path, books: list[dict]) -> list[dict]:
+    """Return the hand-transcribed pages of the built books, [{pdf, page, lang, truth}]: the
+    PDF's path in folder (scripts/make_real_set.py's output), the page's number in it (1-based),
+    its language and its entry of ``<id>.pages.json`` (measure it with ``page_errors``).
+    books are sources.json's; those not built in folder are left out."""
+    found = []
+    for book in books:
+        listing = folder / f"{book['id']}.pages.json"
+        if "pages" not in book or not listing.is_file():
+            continue
+        for page in json.loads(listing.read_text()):
+            if page.get("blocks"):
+                found.append({"pdf": folder / f"{book['id']}.pdf", "page": page["number"],
+                              "lang": book["lang"], "truth": page})
+    return found
+
+
 def page_errors(page: dict, lines: list[dict], width: float, height: float) -> tuple[int, int]:
     """Return (errors, reference length) of a page of ``<id>.pages.json`` read as lines: by
     its blocks where it has them (hand transcriptions), else against its proofread text."""
     if page.get("blocks"):
         return block_errors(page["blocks"], lines, width, height)
     return char_errors(page["text"], [line["text"] for line in lines])
+
+
+def reading_errors(reference: str, lines: list[str]) -> tuple[int, int]:
+    """Return (errors, reference length) of the reading alone: each printed line of the
+    reference against the stretch of the page's text (its lines joined) that it matches
+    best, wherever that lies.
+
+    Order, segmentation and what was read besides (columns of two tiers joined into
+    one line, a figure's labels) then cost nothing: what is left is how well the
+    characters were read, and what was not read at all.
+    """
+    page = squeeze("".join(lines))
+    errors = length = 0
+    for printed in reference.splitlines():
+        printed = squeeze(printed)
+        errors, length = errors + _best_stretch(printed, page), length + len(printed)
+    return errors, length
+
+
+def _best_stretch(needle: str, text: str) -> int:
+    """Return the least edit distance between needle and any stretch of text (the
+    alignment may start and end anywhere in text at no cost)."""
+    if not needle:
+        return 0
+    if not text:
+        return len(needle)
+    haystack = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+    steps = np.arange(len(text) + 1)
+    row = np.zeros(len(text) + 1, dtype=np.int64)  # a stretch may start anywhere
+    for index, char in enumerate(needle, 1):
+        best = np.empty_like(row)
+        best[0] = index
+        best[1:] = np.minimum(row[1:] + 1, row[:-1] + (haystack != ord(char)))
+        # A gap in the needle's way (a character read in excess) costs one each.
+        row = np.minimum.accumulate(best - steps) + steps
+    return int(row.min())

@@ -8,7 +8,9 @@ its spreads.
 
 The pages are those of ``scripts/make_real_set.py``'s books that carry blocks
 (the Japanese hand transcriptions), rendered as the ocr stage renders them and
-measured with ``bench.real.page_errors``. Each engine's time is its CPU time
+measured with ``bench.real.page_errors`` (block by block) and, beside it, with
+``bench.real.reading_errors`` (the reading alone, order and segmentation
+forgiven). Each engine's time is its CPU time
 (the process's for ours, the child's for tesseract), so that other work on a
 shared machine weighs on it less than on the wall clock. Tesseract reads a
 page with ``jpn``, or ``jpn_vert`` where the page's text runs vertically
@@ -38,7 +40,7 @@ django.setup()
 
 import pymupdf  # noqa: E402
 
-from bench.real import page_errors  # noqa: E402
+from bench.real import page_errors, reading_errors  # noqa: E402
 from bench.side_by_side import tesseract_lines  # noqa: E402
 from indexing.contract import StageContext  # noqa: E402
 from indexing.ocr.engines import get_engine  # noqa: E402
@@ -83,10 +85,14 @@ def _pages(folder: Path, books: list[str], ctx):
         truths = json.loads((folder / f"{book}.pages.json").read_text())
         with pymupdf.open(folder / f"{book}.pdf") as document:
             for truth in truths:
-                page = document[truth["number"] - 1]
-                image, scale = render(page, ctx.render_dpi, ctx.max_render_pixels)
-                yield {"book": book, "page": truth["number"], "truth": truth, "image": image,
-                       "scale": scale, "size": (page.rect.width, page.rect.height)}
+                yield _rendered(document, book, truth, ctx)
+
+
+def _rendered(document, book: str, truth: dict, ctx) -> dict:
+    page = document[truth["number"] - 1]
+    image, scale = render(page, ctx.render_dpi, ctx.max_render_pixels)
+    return {"book": book, "page": truth["number"], "truth": truth, "image": image,
+            "scale": scale, "size": (page.rect.width, page.rect.height)}
 
 
 def _gutter(page: dict) -> dict:
@@ -129,8 +135,9 @@ def _tesseract(page: dict) -> dict:
 
 def _measured(page: dict, lines: list[dict], cpu: float, wall: float) -> dict:
     errors, chars = page_errors(page["truth"], lines, *page["size"])
+    misread, _ = reading_errors(page["truth"]["text"], [line["text"] for line in lines])
     return {"book": page["book"], "page": page["page"], "errors": errors, "chars": chars,
-            "cpu": round(cpu, 2), "wall": round(wall, 2),
+            "misread": misread, "cpu": round(cpu, 2), "wall": round(wall, 2),
             "text": "\n".join(line["text"] for line in lines)}
 
 
@@ -138,11 +145,14 @@ def _report(name: str, pages: list[dict], found: list[dict]) -> None:
     print(f"\n{name}")
     for row in found:
         print(f"  {row['book']} p{row['page']}: CER {100 * row['errors'] / row['chars']:.1f}% "
-              f"({row['errors']}/{row['chars']}), {row['cpu']} CPU s, {row['wall']} s")
+              f"({row['errors']}/{row['chars']}), reading alone "
+              f"{100 * row['misread'] / row['chars']:.1f}%, {row['cpu']} CPU s, {row['wall']} s")
     errors, chars = sum(row["errors"] for row in found), sum(row["chars"] for row in found)
+    misread = sum(row["misread"] for row in found)
     cpu, wall = sum(row["cpu"] for row in found), sum(row["wall"] for row in found)
-    print(f"  all {len(found)} pages: CER {100 * errors / chars:.2f}%, "
-          f"{len(found) / cpu:.3f} pages per CPU second, {len(found) / wall:.3f} pages/s (wall)")
+    print(f"  all {len(found)} pages: CER {100 * errors / chars:.2f}%, reading alone "
+          f"{100 * misread / chars:.2f}%, {len(found) / cpu:.3f} pages per CPU second, "
+          f"{len(found) / wall:.3f} pages/s (wall)")
 
 
 if __name__ == "__main__":

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from bench.real import block_errors, char_errors, page_errors, read_truth, squeeze
+from bench.real import (block_errors, char_errors, page_errors, read_truth, reading_errors,
+                        squeeze, transcribed_pages)
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -116,3 +117,16 @@ def test_a_book_of_listed_page_images_is_built_with_its_truth(tmp_path):
         assert [(page.rect.width, page.rect.height) for page in document] == \
             [(144.0, 72.0), (144.0, 216.0)]
         assert not document[0].get_text().strip()
+    (tmp_path / "sample.pages.json").write_text(json.dumps(pages))
+    listed = transcribed_pages(tmp_path, [book, {"id": "unbuilt", "pages": []}])
+    assert [(item["pdf"], item["page"], item["lang"]) for item in listed] == [(out, 1, "ja")]
+    assert listed[0]["truth"]["blocks"] == pages[0]["blocks"]
+
+
+def test_the_reading_alone_forgives_order_and_joined_columns_but_not_misreadings():
+    printed = "上段の一行目\n下段の一行目"
+    joined = ["上段の一行目下段の一行目"]  # two tiers' columns detected as one line
+    assert reading_errors(printed, joined) == (0, 12)
+    assert reading_errors(printed, ["下段の一行目", "上段の一行目", "図の説明"]) == (0, 12)
+    # One character misread, and a line not read at all: each of its characters counts.
+    assert reading_errors("上段の一行目\n朝鮮國王", ["上殺の一行目"]) == (1 + 4, 10)
