@@ -19,6 +19,17 @@ folder ``<owner>+<name>`` under --mirrors) gives, in BOOKBENCH_DIR/scans/real:
   (``bench.real``).
 
 The contents' ground truth is written by hand, in ``bench/real/gt``.
+
+A Japanese book of the set is a list of page images (``pages`` in
+sources.json: real page scans fetched from NDL's and Kindai-OCR's
+repositories, each at its own dpi) with a hand transcription of some of them
+(``bench/real/ja``). Its ``<id>.pages.json`` holds, for every page, its
+``image``, ``text`` ("" where none was transcribed), the transcription's
+``blocks`` (``bench.real.read_truth``; measured with ``bench.real.page_errors``),
+``vertical`` where its text runs in columns and, for the spreads, ``gutter``:
+where between the two pages' text a cut is right, as shares of the width
+(null: the image is no spread). The contents of the 1887 magazine's issue, from
+its 目錄, are in ``bench/real/gt/kokumin2.gt.json``.
 """
 
 import argparse
@@ -30,6 +41,10 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.real import read_truth  # noqa: E402
+
 SOURCES = ROOT / "bench" / "real" / "sources.json"
 MARKER = re.compile(r"^-----File: (\S+?\.png)-*.*$", re.M)
 MARKUP = [
@@ -82,7 +97,10 @@ def _show(git: Path, commit: str, path: str) -> bytes:
 
 def _pages(git: Path, book: dict) -> list[dict]:
     """Return [{number, png, text}] in the book's order: the text's markers where it has
-    them, else the scans' names in order (their text then unknown, "")."""
+    them, else the scans' names in order (their text then unknown, ""); a book of listed
+    page images as _listed gives it."""
+    if "pages" in book:
+        return _listed(git, book)
     if book["text"]:
         return _whole(_marked(git, book), book.get("whole_pages", []))
     names = subprocess.run(["git", "-C", str(git), "ls-tree", "--name-only", book["commit"],
@@ -121,6 +139,29 @@ def _whole(pages: list[dict], swaps: list) -> list[dict]:
     return [{**page, "number": i + 1} for i, page in enumerate(out)]
 
 
+def _listed(git: Path, book: dict) -> list[dict]:
+    """Return [{number, image, dpi, text, blocks[, gutter]}] of a book of page images, with
+    the hand transcription of those that have one and the gutter as shares of the width."""
+    import pymupdf
+
+    pages = []
+    for number, listed in enumerate(book["pages"], 1):
+        image = pymupdf.Pixmap(_show(git, book["commit"], listed["image"]))
+        blocks = []
+        if listed.get("truth"):
+            truth = (ROOT / book["text"] / listed["truth"]).read_text()
+            blocks = read_truth(truth, image.width, image.height)
+        page = {"number": number, "image": listed["image"], "dpi": listed.get("dpi", book["dpi"]),
+                "text": "\n".join(block["text"] for block in blocks), "blocks": blocks}
+        if listed.get("vertical"):
+            page["vertical"] = True
+        if "gutter" in listed:
+            page["gutter"] = listed["gutter"] and [round(x / image.width, 4)
+                                                   for x in listed["gutter"]]
+        pages.append(page)
+    return pages
+
+
 def clean(text: str) -> str:
     """Return a page's proofread text without DP's markup: the words as printed."""
     for pattern, replacement in MARKUP:
@@ -134,9 +175,10 @@ def _write_pdf(git: Path, book: dict, pages: list[dict], path: Path) -> None:
 
     document = pymupdf.open()
     for page in pages:
-        data = _show(git, book["commit"], f"pngs/{page['png']}")
+        data = _show(git, book["commit"], page.get("image") or f"pngs/{page['png']}")
         image = pymupdf.Pixmap(data)
-        width, height = image.width * 72 / book["dpi"], image.height * 72 / book["dpi"]
+        dpi = page.get("dpi") or book["dpi"]
+        width, height = image.width * 72 / dpi, image.height * 72 / dpi
         document.new_page(width=width, height=height).insert_image(
             pymupdf.Rect(0, 0, width, height), stream=data)
     document.set_metadata({})

@@ -52,3 +52,25 @@ def test_a_number_the_crop_cut_through_is_not_read_twice():
                          ("2", (30, 84, 54, 104))])
     texts = sorted(item["text"] for item in stacked.reread(engine, PAGE, 1.0, rows))
     assert texts == ["1.1 Boats", "1.2 Knots", "1.3 Sails", "14", "2", "2"]
+
+
+def vertical_columns(texts, top, bottom, right=560, pitch=30):
+    """Return vertical lines, right to left, each from top to bottom (points)."""
+    return [line(text, (right - pitch * i, top, right - pitch * i + 20, bottom), "v")
+            for i, text in enumerate(texts)]
+
+
+def test_a_vertical_contents_page_is_read_again_but_a_page_in_two_tiers_is_not():
+    titles = vertical_columns(["第一章総則", "第二章権利", "第三章義務", "第四章雑則"], 60, 300)
+    numbers = vertical_columns(["一", "一二", "二五", "三八"], 700, 730)
+    assert columns.contents_like(titles + numbers, 800)
+    # A magazine's two tiers: the upper tier's columns end high as titles do, but a
+    # tier of long columns stands below them.
+    lower = vertical_columns(["次世代室の特色の一つとして外部", "でなく職員自身で開発や実験",
+                              "げられます雰囲気としては静粛", "も大学の研究室のようなもの"],
+                             420, 760)
+    assert not columns.contents_like(titles + lower, 800)
+    # Leaders down to each page number are no tier of text.
+    leaders = vertical_columns(["・・・・・・・・一", "・・・・・・・一二", "・・・・・・・二五",
+                                "・・・・・・・三八"], 320, 730)
+    assert columns.contents_like(titles + leaders, 800)

@@ -2,6 +2,7 @@
 
 import io
 
+import cv2
 import numpy as np
 import pymupdf
 import pytest
@@ -28,6 +29,20 @@ def text_block(width, height, left=60, right=60, top=80, bottom=80, seed=0):
     return image
 
 
+def columns_block(width, height, left=60, right=60, top=80, bottom=80, seed=0):
+    """Return a page image of vertical text: columns of 'characters' from right to left, each
+    two strokes across and one down at a random place, as a kanji is mostly paper."""
+    rng = np.random.default_rng(seed)
+    image = np.full((height, width), 235, np.uint8)
+    for x in range(width - right - 14, left, -24):
+        for y in range(top, int(height - bottom - rng.integers(0, 200)), 16):
+            image[y + 2:y + 4, x:x + 14] = 30
+            image[y + 9:y + 11, x:x + 14] = 30
+            down = x + int(rng.integers(0, 12))
+            image[y:y + 14, down:down + 2] = 30
+    return image
+
+
 def shade(image, side):
     """Darken the inner edge as the binding does under an overhead scanner."""
     ramp = np.clip(np.linspace(0, 1, image.shape[1]) * 14, 0, 1)
@@ -42,6 +57,32 @@ def spread_image(shadow=True):
     return np.hstack([left, right])
 
 
+def photographed(spread, angle=1.5, background=45, edges=True, seed=0):
+    """Return spread as a camera takes it: the pages' stacked edges beside it, on an uneven
+    dark background that shows all round, the whole turned by angle degrees."""
+    rng = np.random.default_rng(seed)
+    height, width = spread.shape
+    if edges:  # the other leaves, seen edge on: light strips parted by dark lines
+        leaves = np.tile(np.array([200, 200, 120], np.uint8), 6)[None, :].repeat(height, 0)
+        spread = np.hstack([leaves, spread, leaves[:, ::-1]])
+    margin_y, margin_x = height // 8, width // 10
+    canvas_h, canvas_w = height + 2 * margin_y, spread.shape[1] + 2 * margin_x
+    light = np.linspace(0.6, 1.4, canvas_w)[None, :] * np.linspace(1.2, 0.8, canvas_h)[:, None]
+    canvas = np.clip(background * light + rng.normal(0, 6, (canvas_h, canvas_w)), 0, 255)
+    x0 = (canvas_w - spread.shape[1]) // 2
+    canvas[margin_y:margin_y + height, x0:x0 + spread.shape[1]] = spread
+    turn = cv2.getRotationMatrix2D((canvas_w / 2, canvas_h / 2), angle, 1.0)
+    turned = cv2.warpAffine(canvas.astype(np.uint8), turn, (canvas_w, canvas_h),
+                            borderMode=cv2.BORDER_REPLICATE)
+    return turned
+
+
+def seamed(left, right):
+    """Return two pages that meet at a dark seam, with no shadow: a flat, evenly lit spread."""
+    seam = np.full((left.shape[0], 3), 70, np.uint8)
+    return np.hstack([left, seam, right])
+
+
 def test_a_spread_is_cut_at_its_gutter():
     gutter = find_gutter(spread_image())
     assert gutter is not None and gutter.shadow
@@ -54,6 +95,44 @@ def test_a_spread_with_a_blank_page_and_dust_is_still_cut_at_its_shadow():
     right = shade(text_block(PAGE_W, PAGE_H, seed=3), "left-edge")
     gutter = find_gutter(np.hstack([left, right]))
     assert gutter is not None and gutter.shadow and abs(gutter.x - PAGE_W) <= 4
+
+
+@pytest.mark.parametrize("angle", [0.0, 1.5, -2.0])
+def test_a_photographed_spread_is_cut_at_its_gutter_whatever_lies_around_it(angle):
+    # The dark background above and below the book used to count as ink in every column,
+    # so that no column was blank and the spread was read as one page, its lines
+    # interleaved.
+    image = photographed(spread_image(), angle=angle)
+    gutter = find_gutter(image)
+    assert gutter is not None and gutter.shadow
+    assert abs(gutter.x - image.shape[1] / 2) <= 8
+
+
+def test_a_photographed_spread_whose_pages_meet_at_a_seam_is_cut_there():
+    left, right = text_block(PAGE_W, PAGE_H, seed=4), text_block(PAGE_W, PAGE_H, seed=5)
+    image = photographed(seamed(left, right), angle=-1.0, background=30)
+    gutter = find_gutter(image)
+    assert gutter is not None and gutter.shadow
+    assert abs(gutter.x - image.shape[1] / 2) <= 8
+
+
+def test_a_spread_of_vertical_text_on_a_grey_background_above_a_ruler_is_cut_at_its_gutter():
+    left = shade(columns_block(PAGE_W, PAGE_H, seed=6), "right-edge")
+    right = shade(columns_block(PAGE_W, PAGE_H, seed=7), "left-edge")
+    image = photographed(np.hstack([left, right]), angle=1.0, background=160, edges=False)
+    ruler = image[-40:-10]
+    ruler[:] = 240
+    ruler[:, ::12] = 20  # its marks, across the whole width
+    gutter = find_gutter(image)
+    assert gutter is not None and gutter.shadow
+    assert abs(gutter.x - image.shape[1] / 2) <= 8
+
+
+def test_a_single_page_photographed_on_a_wide_dark_background_is_no_spread():
+    page = photographed(text_block(PAGE_W, PAGE_H, seed=8), angle=1.0, edges=False)
+    wide = np.hstack([np.full((page.shape[0], PAGE_W), 40, np.uint8), page,
+                      np.full((page.shape[0], PAGE_W), 40, np.uint8)])
+    assert find_gutter(wide) is None
 
 
 def test_a_single_page_is_no_spread():
@@ -95,6 +174,36 @@ def test_a_spread_is_read_as_two_images_and_stored_with_its_gutter():
     assert left["box"][0] == 5.0 and right["box"][0] == pytest.approx(5.0 + found["gutter"])
     widths = int(left["text"][1:]) + int(right["text"][1:])
     assert widths == 2 * PAGE_W  # each half read as an image of its own
+
+
+class VerticalHalvesEngine:
+    """Reads each image as one vertical line of text at its right, naming the image's width."""
+
+    def read(self, images):
+        return [[RawLine(quad(image.shape[1] - 60, 100, image.shape[1] - 30, 400),
+                         f"縦書き{image.shape[1]}", 0.9)] for image in images]
+
+
+def test_a_vertical_spread_is_stored_right_page_first():
+    # A vertical book opens from the right: its right page is read before its left.
+    left, right = text_block(PAGE_W, PAGE_H, seed=1), text_block(PAGE_W + 40, PAGE_H, seed=2)
+    image = np.hstack([shade(left, "right-edge"), shade(right, "left-edge")])
+    found = read_page(VerticalHalvesEngine(), color(image), scale=2.0)
+    assert [line["text"] for line in found["lines"]] == [f"縦書き{PAGE_W + 40}", f"縦書き{PAGE_W}"]
+    assert found["lines"][0]["box"][0] > found["gutter"] > found["lines"][1]["box"][2]
+
+
+def test_a_spread_found_by_its_folios_is_stored_page_by_page():
+    page = split(color(spread_image(shadow=False)), 2.0)
+    assert len(page.images) == 1 and page.gutter is not None and not page.gutter.shadow
+    rows = [RawLine(quad(x, y, x + 400, y + 20), f"{side} {y}", 0.9)
+            for y in (200, 300) for side, x in (("left", 100), ("right", 700))]
+    folios = [RawLine(quad(280, 740, 310, 760), "58", 0.9),
+              RawLine(quad(880, 740, 910, 760), "59", 0.9)]
+    found = assemble(page, [rows + folios])
+    assert found["gutter"] == pytest.approx(page.gutter.x / 2.0)
+    assert [line["text"] for line in found["lines"]] == \
+        ["left 200", "left 300", "58", "right 200", "right 300", "59"]
 
 
 def test_a_single_page_is_read_whole():

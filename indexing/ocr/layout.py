@@ -44,10 +44,15 @@ def page_lines(raw: list[RawLine], scale: float) -> list[dict]:
         box = to_box(item.quad, scale)
         lines.append({"text": text, "box": box, "conf": round(float(item.conf), 3),
                       "dir": "v" if is_vertical(box, text) else "h"})
-    vertical_chars = sum(len(line["text"]) for line in lines if line["dir"] == "v")
-    if vertical_chars * 2 > sum(len(line["text"]) for line in lines):
+    if mostly_vertical(lines):
         return reading_order_vertical(lines)
     return reading_order_horizontal(lines)
+
+
+def mostly_vertical(lines: list[dict]) -> bool:
+    """Return True when most of the lines' characters stand in vertical lines."""
+    vertical_chars = sum(len(line["text"]) for line in lines if line["dir"] == "v")
+    return vertical_chars * 2 > sum(len(line["text"]) for line in lines)
 
 
 def _groups(lines, lo, hi):

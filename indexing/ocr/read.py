@@ -5,6 +5,9 @@ detector then sees each book page at the resolution it would have alone (it
 scales the whole image to LIBRARIAN_OCR_DET_MAX_SIDE), and no line runs
 across the gutter. The lines keep the spread's coordinates; the gutter's x,
 in points, is returned beside them so that later stages can split the page.
+A spread's lines are stored page by page, never row by row across both: the
+left page's, then the right's, or the right page's first where the text is
+vertical (a vertical book opens from the right).
 """
 
 from dataclasses import dataclass
@@ -44,13 +47,21 @@ def assemble(page: Split, raws: list[list[layout.RawLine]]) -> dict:
         for line in right:
             x0, y0, x1, y1 = line["box"]
             line["box"] = [round(x0 + shift, 1), y0, round(x1 + shift, 1), y1]
-        return {"lines": left + right, "gutter": round(shift, 1)}
+        return {"lines": page_by_page(left, right), "gutter": round(shift, 1)}
     lines = layout.page_lines(raws[0], page.scale)
     if page.gutter is not None:
         cut = page.gutter.x / page.scale
         if two_folios(lines, cut, page.height):
-            return {"lines": lines, "gutter": round(cut, 1)}
+            left = [line for line in lines if (line["box"][0] + line["box"][2]) / 2 < cut]
+            right = [line for line in lines if (line["box"][0] + line["box"][2]) / 2 >= cut]
+            return {"lines": page_by_page(left, right), "gutter": round(cut, 1)}
     return {"lines": lines, "gutter": None}
+
+
+def page_by_page(left: list[dict], right: list[dict]) -> list[dict]:
+    """Return a spread's lines, each page's in its reading order: the left page first, the
+    right one first where the text is vertical."""
+    return right + left if layout.mostly_vertical(left + right) else left + right
 
 
 def refine(engine, page: Split, found: dict) -> dict:
