@@ -51,10 +51,10 @@ def when() -> str:
     import llm
 
     choice = setting("QUERY_TERMS")
-    if choice == "off" or setting("LLM_MODEL") == "none":
+    if choice == "off" or not llm.configured():
         return OFF
-    if choice == "auto":
-        return BEFORE if llm.on_gpu() else AFTER
+    if choice == "auto":  # a served model is a GPU team's: fast enough to wait for
+        return BEFORE if llm.fast() else AFTER
     return BEFORE if choice == "on" else AFTER
 
 
