@@ -42,7 +42,7 @@ def ocr_models(app_configs, **kwargs) -> list:
 @register("models")
 def language_model(app_configs, **kwargs) -> list:
     model = setting("LLM_MODEL")
-    if model.lower() == "none":
+    if model.lower() == "none" or setting("LLM_URL"):  # none, or a server's (llm.served)
         return []
     found = [] if find_spec("llama_cpp") else [Warning(
         "llama-cpp-python is not installed: headings code could not place go to review "

@@ -8,7 +8,8 @@ a rerank endpoint (llama.cpp's ``/v1/rerank`` under ``--reranking``, TEI's
 question. Both check what comes back (one finite vector of one width per text;
 one score per text, each index once) and treat anything else as the server's
 failure: ``llm.service.Unavailable``, the service put to rest, the caller going
-on without it.
+on without it. A server that gives a vector per token (llama-cpp-python's, serving a
+GGUF that names no pooling of its own) is read by their mean.
 """
 
 import math
@@ -25,8 +26,12 @@ class ServedEncoder:
     """A server's embeddings model: encode(texts) → one row per text (not normalised)."""
 
     def __init__(self, endpoint: Endpoint, query_prefix: str = "", passage_prefix: str = ""):
-        self.service: Service = service(ENCODER, endpoint)
+        self.endpoint = endpoint
         self.prefixes = {True: query_prefix, False: passage_prefix}
+
+    @property
+    def service(self) -> Service:
+        return service(ENCODER, self.endpoint)
 
     def encode(self, texts: list[str], query: bool = False) -> np.ndarray:
         """Return the vectors of texts, each read as a question (query) or a passage, with
@@ -38,12 +43,12 @@ class ServedEncoder:
         return np.asarray(rows, dtype=np.float32).reshape(len(texts), -1)
 
     def _batch(self, texts: list[str]) -> list[list[float]]:
-        answer = self.service.post("/embeddings", {"model": self.service.model_name(),
-                                                   "input": texts})
+        served = self.service
+        answer = served.post("/embeddings", {"model": served.model_name(), "input": texts})
         try:
             items = sorted(answer["data"], key=lambda item: item.get("index", 0))
-            rows = [item["embedding"] for item in items]
-        except (KeyError, TypeError, AttributeError):
+            rows = [_pooled(item["embedding"]) for item in items]
+        except (KeyError, TypeError, AttributeError, ValueError):
             raise self.service.failed("/embeddings answered without data and embeddings") \
                 from None
         widths = {len(row) if isinstance(row, list) else -1 for row in rows}
@@ -54,11 +59,22 @@ class ServedEncoder:
         return rows
 
 
+def _pooled(row):
+    """Return row, or the mean of its tokens' vectors where it is one per token."""
+    if isinstance(row, list) and row and all(isinstance(token, list) for token in row):
+        return np.asarray(row, dtype=np.float64).mean(axis=0).tolist()
+    return row
+
+
 class ServedReranker:
     """A server's reranking model: scores(question, texts) → one relevance per text."""
 
     def __init__(self, endpoint: Endpoint):
-        self.service: Service = service(RERANKER, endpoint)
+        self.endpoint = endpoint
+
+    @property
+    def service(self) -> Service:
+        return service(RERANKER, self.endpoint)
 
     def scores(self, question: str, texts: list[str], timeout: float | None = None) -> list[float]:
         """Return how relevant each text is to question, higher more (the model's own scale).

@@ -36,7 +36,7 @@ class ServedModel:
     """A chat model on a server, called as the in-process model is (``runtime.Model``)."""
 
     def __init__(self, endpoint: Endpoint, json_format: str = "auto"):
-        self.service: Service = service(MODEL, endpoint)
+        self.endpoint = endpoint
         self.path = endpoint.url  # what the log names, as the in-process model's file
         self.json_format = JSON_SCHEMA if json_format == "auto" else json_format
         self.fallback = json_format == "auto"  # json_schema not yet taken or refused
@@ -44,6 +44,11 @@ class ServedModel:
 
     def __repr__(self):
         return f"<ServedModel {self.path}>"
+
+    @property
+    def service(self) -> Service:
+        """The process's client of the server (shared, with its rest after failures)."""
+        return service(MODEL, self.endpoint)
 
     def create_chat_completion(self, wait: float | None = None, *, messages, stream=True,
                                temperature=0.0, max_tokens=160, response_format=None,

@@ -103,6 +103,7 @@ class Service:
         self.slots = threading.BoundedSemaphore(endpoint.concurrency)
         self.lock = threading.Lock()
         self.failures, self.until, self.why = 0, 0.0, ""
+        self.last_failure = float("-inf")
         self._name = endpoint.name
 
     def __repr__(self):
@@ -129,6 +130,7 @@ class Service:
             rest = min(MAX_REST, self.endpoint.retry_seconds * 2 ** (self.failures - 1))
             rest = max(rest, min(retry_after or 0.0, MAX_REST))
             self.until, self.why = self.clock() + rest, why
+            self.last_failure = self.clock()
         logger.warning("The %s server at %s failed (%s): not asked for %.0f s",
                        self.kind, self.endpoint.url, why, rest)
         return Unavailable(f"the {self.kind} server failed: {why}", rest)
@@ -273,11 +275,13 @@ def service(kind: str, endpoint: Endpoint) -> Service:
         return _services[key]
 
 
-def resting(kinds=(MODEL, ENCODER, RERANKER)) -> list[str]:
-    """Return the kinds of this process's services that are resting after a failure now."""
+def resting(since: float | None = None, kinds=(MODEL, ENCODER, RERANKER)) -> list[str]:
+    """Return the kinds of this process's services that rest after a failure now, or failed
+    at or after since (a time.monotonic() time: while an answer was made)."""
     with _services_lock:
         known = list(_services.values())
-    return sorted({s.kind for s in known if s.kind in kinds and s.resting()})
+    return sorted({s.kind for s in known if s.kind in kinds and (
+        s.resting() or (since is not None and s.last_failure >= since))})
 
 
 def forget() -> None:

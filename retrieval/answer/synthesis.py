@@ -234,6 +234,9 @@ def stream_synthesis(question: str, results, *, model=None, status=None) -> Iter
         return
     try:
         yield from _generate(model, question, results, deadline, status)
+    except llm.Unavailable as error:
+        logger.warning("The model server failed while answering: %s", error)
+        status["reason"] = "unavailable"
     except Exception:
         logger.exception("The model failed while answering")
         status["reason"] = "error"
@@ -281,6 +284,8 @@ def written(question: str, results, *, model=None) -> Written:
     status = {}
     text = plain("".join(stream_synthesis(question, results, model=model, status=status)))
     notes = LEFT_OUT_JA if language_of(question) == "ja" else LEFT_OUT
+    if status.get("reason") == "unavailable":  # the reader is told once, as for the answer
+        return Written("", "", unavailable=True)
     if status.get("reason"):
         return Written("", notes[status["reason"]])
     if not text:

@@ -74,11 +74,11 @@ class Encoder:
         if not texts:
             return np.zeros((0, 0), dtype=np.float32)
         threads = setting("EMBEDDING_THREADS")
-        model = _load(self.name, threads)
         cleaned = [clean_text(str(text)) for text in texts]
         if self.served:
-            vectors = model.encode(cleaned, query=query)
+            vectors = served_encoder().encode(cleaned, query=query)
         else:
+            model = _load(self.name, threads)
             # BLAS threads beyond the cores free are worse than one: on two busy cores a
             # question's vector took 0.55 s with two threads and 0.04 s with one.
             with threadpool_limits(limits=threads, user_api="blas"):
@@ -124,13 +124,22 @@ def served_name() -> str:
     return f"{name} passage:{prefix!r}" if prefix else name
 
 
+def served_encoder():
+    """Return the served multilingual encoder the settings name (``llm.encoders``)."""
+    return _served(setting("EMBED_URL"), setting("EMBED_NAME"), setting("EMBED_QUERY_PREFIX"),
+                   setting("EMBED_PASSAGE_PREFIX"), setting("SERVED_CONNECT_SECONDS"),
+                   setting("SERVED_IDLE_SECONDS"), setting("SERVED_RETRY_SECONDS"))
+
+
+@lru_cache(maxsize=4)
+def _served(url, name, query_prefix, passage_prefix, *_):
+    from llm.encoders import ServedEncoder, encoder_endpoint
+
+    return ServedEncoder(encoder_endpoint(url, name), query_prefix, passage_prefix)
+
+
 @lru_cache(maxsize=4)
 def _load(name: str, threads: int):
-    if name.startswith(SERVED):
-        from llm.encoders import ServedEncoder, encoder_endpoint
-
-        return ServedEncoder(encoder_endpoint(setting("EMBED_URL"), setting("EMBED_NAME")),
-                             setting("EMBED_QUERY_PREFIX"), setting("EMBED_PASSAGE_PREFIX"))
     if name == "usem3":
         from retrieval.index import usem3_numpy
 

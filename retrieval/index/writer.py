@@ -109,6 +109,8 @@ def part_progress(progress, before: int, share: int, work: int, passages: int):
 
 CHECKPOINT_ROWS = 1024
 """New vectors made between two checkpoints of a build (``_checkpoint``)."""
+EMBED_BATCH = 64
+"""Passages embedded at once."""
 
 
 def _vectors(book_id, encoder, texts, hashes, progress):
@@ -121,8 +123,8 @@ def _vectors(book_id, encoder, texts, hashes, progress):
             first.setdefault(digest, i)
     missing = list(first.values())
     made = {}
-    for start in range(0, len(missing), 64):
-        batch = missing[start:start + 64]
+    for start in range(0, len(missing), EMBED_BATCH):
+        batch = missing[start:start + EMBED_BATCH]
         for i, vector in zip(batch, encoder.encode([texts[i] for i in batch])):
             known[hashes[i]] = made[hashes[i]] = vector
         if len(made) >= CHECKPOINT_ROWS and start + len(batch) < len(missing):

@@ -80,7 +80,7 @@ def terms(question: str) -> list[str]:
         return []
     try:
         return list(_suggested(question.strip(), setting("QUERY_TERMS_SECONDS")))
-    except llm.LlmTimeout as late:  # late, or a book's verification holds the model
+    except (llm.LlmTimeout, llm.Unavailable) as late:  # late, busy, or its server failed
         logger.info("The model suggested no terms: %s", late)
     except llm.LlmError:
         logger.warning("The model could not suggest terms for %r", question, exc_info=True)
