@@ -30,6 +30,10 @@ from llm.service import Endpoint, MODEL, Service, Unavailable, service, v1
 logger = logging.getLogger(__name__)
 
 JSON_SCHEMA, JSON_OBJECT = "json_schema", "json_object"
+SAMPLING = {"top_p": 0.95, "top_k": 40, "min_p": 0.05, "repeat_penalty": 1.0}
+"""The in-process model's sampling (llama-cpp-python's defaults), sent so that a server
+running the same GGUF answers the same: its server's own default repeat_penalty is 1.1,
+which changes even a greedy answer. Servers that do not know a field ignore it."""
 
 
 class ServedModel:
@@ -60,7 +64,7 @@ class ServedModel:
         seconds or the deadline (time.monotonic) passes before the answer begins."""
         body = {"model": self.service.model_name(), "messages": messages, "stream": True,
                 "temperature": temperature, "max_tokens": max_tokens, "seed": 0,
-                "stream_options": {"include_usage": True}}
+                "stream_options": {"include_usage": True}, **SAMPLING}
         probe = response_format is not None and self.fallback
         if response_format is not None:
             body["response_format"] = self._format(response_format.get("schema") or {})
