@@ -5,6 +5,7 @@ a worker takes up. Nothing is downloaded: models come from packages or from
 the paths in settings.
 """
 
+import os
 from importlib.util import find_spec
 from pathlib import Path
 
@@ -37,6 +38,17 @@ def ocr_models(app_configs, **kwargs) -> list:
                 hint=f"Point {name} at the unpacked {setting(f'PADDLE_{part}_MODEL_NAME')} "
                      "model folder.", id="indexing.E002"))
     return found
+
+
+@register("models")
+def served_models(app_configs, **kwargs) -> list:
+    """The model servers' key file, where one is named, must be readable."""
+    path = setting("SERVED_API_KEY_FILE")
+    if not path or os.access(Path(path).expanduser(), os.R_OK):
+        return []
+    return [Error(f"LIBRARIAN_SERVED_API_KEY_FILE names {path}, which cannot be read.",
+                  hint="Name a readable file whose first line is the key, or unset it.",
+                  id="indexing.E003")]
 
 
 @register("models")

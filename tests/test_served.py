@@ -46,6 +46,20 @@ def embed_server(model_file, tmp_path_factory):
     server.stop()
 
 
+@pytest.fixture
+def private(model_file, tmp_path):
+    """Return a function starting a server of the test's own, stopped when the test ends."""
+    started = []
+
+    def start(name, **options):
+        started.append(Server(model_file, tmp_path / f"{name}.log", **options))
+        return started[-1]
+
+    yield start
+    for server in started:
+        server.stop()
+
+
 @pytest.fixture(autouse=True)
 def fresh_services(settings):
     """Each test's own clients and rests; quick rests, so a test sees the next try."""
@@ -162,7 +176,7 @@ def test_the_embeddings_endpoint_encodes_questions_and_passages(settings, embed_
 
 
 def test_books_embedded_by_another_encoder_are_embedded_again_and_resume(
-        settings, embed_server, boats, monkeypatch, model_file, tmp_path):
+        settings, embed_server, boats, monkeypatch, private):
     from indexing import runner
     from retrieval.index import embeddings, files, writer
     from retrieval.ranking.rank import Question
@@ -175,8 +189,8 @@ def test_books_embedded_by_another_encoder_are_embedded_again_and_resume(
     run = boats.stage_runs.get(stage="embed")
     assert run.status == "pending" and "encoder changed" in run.message
     # a private server, killed after the first batch: the build stops, what it made is kept
-    private = Server(model_file, tmp_path / "private.log", embedding=True)
-    settings.LIBRARIAN_EMBED_URL = private.url
+    first = private("first", embedding=True)
+    settings.LIBRARIAN_EMBED_URL = first.url
     settings.LIBRARIAN_EMBED_NAME = "gemma"  # the same model, whatever the URL
     monkeypatch.setattr(writer, "CHECKPOINT_ROWS", 1)
     monkeypatch.setattr(writer, "EMBED_BATCH", 1)
@@ -186,7 +200,7 @@ def test_books_embedded_by_another_encoder_are_embedded_again_and_resume(
     def killed_at_the_third_batch(texts, query=False):
         calls.append(len(texts))
         if len(calls) == 3:
-            private.kill()
+            first.kill()
         return real(texts, query=query)
 
     monkeypatch.setattr(encoder, "encode", killed_at_the_third_batch)
@@ -194,18 +208,15 @@ def test_books_embedded_by_another_encoder_are_embedded_again_and_resume(
         writer.build(boats)
     kept = writer._checkpointed(files.book_dir(boats.pk), embeddings.multilingual())
     assert len(kept) == 2  # the two passages embedded before the server died
-    again = Server(model_file, tmp_path / "again.log", embedding=True, port=private.port)
-    try:
-        time.sleep(0.3)  # past the rest the failure began
-        summary = writer.build(boats)
-        passages, anew = re.search(r"(\d+) passages \((\d+) embedded anew\)", summary).groups()
-        assert int(anew) == int(passages) - 2  # resumed: the two kept are not asked again
-        assert again.requests("/v1/embeddings") == int(anew) + 1  # and the book's profile
-        assert writer.other_encoders() == []
-        vectors = Question.of("Where is the bowline?").vectors
-        assert vectors[embeddings.MULTILINGUAL].shape == (640,)
-    finally:
-        again.stop()
+    again = private("again", embedding=True, port=first.port)
+    time.sleep(0.3)  # past the rest the failure began
+    summary = writer.build(boats)
+    passages, anew = re.search(r"(\d+) passages \((\d+) embedded anew\)", summary).groups()
+    assert int(anew) == int(passages) - 2  # resumed: the two kept are not asked again
+    assert again.requests("/v1/embeddings") == int(anew) + 1  # and the book's profile
+    assert writer.other_encoders() == []
+    vectors = Question.of("Where is the bowline?").vectors
+    assert vectors[embeddings.MULTILINGUAL].shape == (640,)
 
 
 def test_the_rerank_client_meets_a_server_without_reranking(settings, chat_server, boats):
@@ -274,13 +285,12 @@ def test_after_its_rest_a_server_is_asked_again(canned):
     assert llm.parse_json(ask(model).text) == {"n": 3} and not llm.resting()
 
 
-def test_a_server_killed_mid_answer_ends_the_answer_and_says_why(
-        settings, model_file, tmp_path, boats):
+def test_a_server_killed_mid_answer_ends_the_answer_and_says_why(settings, private, boats):
     from retrieval.answer import synthesis
     from tests.test_chat import result
 
-    private = Server(model_file, tmp_path / "private.log")
-    settings.LIBRARIAN_LLM_URL = private.url
+    server = private("chat")
+    settings.LIBRARIAN_LLM_URL = server.url
     settings.LIBRARIAN_ANSWER_MAX_TOKENS = 200
     pieces = []
     for piece in synthesis.stream_synthesis("Where is the bowline explained?",
@@ -288,7 +298,7 @@ def test_a_server_killed_mid_answer_ends_the_answer_and_says_why(
                                             status=(status := {})):
         pieces.append(piece)
         if len(pieces) == 2:
-            private.kill()
+            server.kill()
     assert len(pieces) >= 2 and status["reason"] == "unavailable"
     written = synthesis.written("Where is the bowline explained?", [result(boats, 1)])
     assert written.unavailable and not written.text and written.note == ""
