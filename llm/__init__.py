@@ -46,8 +46,8 @@ from llm.runtime import (
     load,
     model_path,
     on_gpu,
+    on_server,
     parse_json,
-    served,
     stream,
     wanted,
 )
@@ -55,6 +55,6 @@ from llm.service import Unavailable, resting
 
 __all__ = [
     "Budget", "LlmConfig", "LlmError", "LlmTimeout", "Model", "ModelUnavailable", "Reply",
-    "Unavailable", "ask", "configured", "fast", "load", "model_path", "on_gpu", "parse_json",
-    "resting", "served", "stream", "wanted",
+    "Unavailable", "ask", "configured", "fast", "load", "model_path", "on_gpu", "on_server",
+    "parse_json", "resting", "stream", "wanted",
 ]

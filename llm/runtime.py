@@ -232,7 +232,7 @@ def on_gpu() -> bool:
     return bool(llama_cpp.llama_supports_gpu_offload()) and setting("LLM_GPU_LAYERS") != 0
 
 
-def served() -> bool:
+def on_server() -> bool:
     """Return True if the language model is a server's (LIBRARIAN_LLM_URL)."""
     return bool(setting("LLM_URL"))
 
@@ -240,13 +240,13 @@ def served() -> bool:
 def configured() -> bool:
     """Return True if some language model is configured: a server's, or one in this process
     (LIBRARIAN_LLM_MODEL other than none)."""
-    return served() or setting("LLM_MODEL").lower() != DISABLED
+    return on_server() or setting("LLM_MODEL").lower() != DISABLED
 
 
 def fast() -> bool:
     """Return True if the model answers fast enough for a reader to wait on it: it runs on a
     GPU here, or a server runs it (a GPU team's, as a deployment names one for)."""
-    return served() or on_gpu()
+    return on_server() or on_gpu()
 
 
 def wanted(choice: str) -> bool:

@@ -54,7 +54,7 @@ def when() -> str:
     if choice == "off" or not llm.configured():
         return OFF
     if choice == "auto":  # a served model is a GPU team's: fast enough to wait for
-        return BEFORE if llm.served() or llm.on_gpu() else AFTER
+        return BEFORE if llm.on_server() or llm.on_gpu() else AFTER
     return BEFORE if choice == "on" else AFTER
 
 
