@@ -82,6 +82,7 @@ def main():
         calls = verify_calls(args.verify) + term_calls(args.terms) + answer_calls(args.answers)
         figures["calls"] = [compare(here, there, call, n) for n, call in enumerate(calls)]
         figures["overhead"] = overhead(here, there, args.overhead)
+        print(json.dumps(figures["overhead"]), flush=True)
         if args.memory:
             del here
             llm.runtime._close_loaded()
@@ -101,7 +102,7 @@ def verify_calls(count: int) -> list[dict]:
     from indexing.stages.verify import HEADING_FIELDS, _Agent
 
     calls = []
-    for book in Book.objects.order_by("pk"):
+    for book in Book.objects.order_by("pk") if count else ():
         headings = list(book.headings.order_by("position").values(*HEADING_FIELDS))
         exact = [i for i, h in enumerate(headings) if h["status"] == "exact"]
         for index in random.Random(book.pk).sample(exact, min(len(exact), 8)):
@@ -203,6 +204,8 @@ def measure(count: int, env: dict) -> list[dict]:
     found = []
     for child in children:
         line = child.stdout.readline()
+        if not line:
+            raise RuntimeError("a measured process failed (its error is above)")
         found.append({**json.loads(line), **process_memory(child.pid)})
     for child in children:
         child.communicate("\n", timeout=60)

@@ -44,7 +44,8 @@ class Server:
         command = [sys.executable, "-m", "llama_cpp.server", "--model", str(model),
                    "--host", "127.0.0.1", "--port", str(self.port), "--n_ctx", str(context),
                    "--n_threads", "1", "--n_threads_batch", "1", "--verbose", "False",
-                   "--logits_all", "False"]  # its default: every prompt token's logits
+                   "--logits_all", "False",  # its default: every prompt token's logits
+                   "--interrupt_requests", "False"]  # its default: a new call cuts the last
         if embedding:
             command += ["--embedding", "True"]
         with open(log, "ab") as out:

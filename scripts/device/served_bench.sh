@@ -41,7 +41,8 @@ serve() {  # name port gguf [--embedding|--reranking]
         local embedding=False; [ "$role" = --embedding ] && embedding=True
         "$PY" -m llama_cpp.server --model "$model" --host 127.0.0.1 --port "$port" \
             --n_gpu_layers "${GPU_LAYERS:-99}" --n_ctx "${CONTEXT:-8192}" \
-            --embedding "$embedding" >"$OUT/$name.log" 2>&1 &
+            --embedding "$embedding" --logits_all False --interrupt_requests False \
+            >"$OUT/$name.log" 2>&1 &
     fi
     PIDS+=($!)
     for _ in $(seq "${STARTUP:-300}"); do
