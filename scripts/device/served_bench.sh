@@ -19,6 +19,7 @@
 #   OUT=/tmp/out PORT=8080 (and PORT+1, PORT+2) GPU_LAYERS=99 CONTEXT=8192
 #   EMBED_QUERY_PREFIX EMBED_PASSAGE_PREFIX (multilingual-e5: "query: ", "passage: ")
 #   PYTHON=.venv/bin/python  STARTUP=300 (seconds to wait for each server)
+#   TRUTH_DIR=../shared/bookbench (the questions and their answers)
 set -uo pipefail
 : "${CHAT_GGUF:?name the chat model: CHAT_GGUF=/path/to/model.gguf}"
 PY=${PYTHON:-.venv/bin/python}
@@ -65,5 +66,6 @@ if [ -n "${RERANK_GGUF:-}" ] && serve rerank $((PORT + 2)) "$RERANK_GGUF" --rera
 fi
 nvidia-smi --query-gpu=name,memory.used,memory.total --format=csv 2>/dev/null | tee "$OUT/gpu.csv"
 PYTHONUNBUFFERED=1 "$PY" manage.py bookbench --set born --questions-only --questions --natural \
-    --scoped --data-dir "$DATA_DIR" --json "$OUT/served_bench.json" "${ARGS[@]}" \
+    --scoped --data-dir "$DATA_DIR" --truth-dir "${TRUTH_DIR:-../shared/bookbench}" \
+    --json "$OUT/served_bench.json" "${ARGS[@]}" \
     2>&1 | tee "$OUT/served_bench.log"
