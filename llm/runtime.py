@@ -13,6 +13,7 @@ from pathlib import Path
 
 from librarian.config import setting
 from llm import embedded
+from llm.errors import LlmError, LlmTimeout
 
 logger = logging.getLogger(__name__)
 
@@ -72,14 +73,6 @@ class LlmConfig:
     @property
     def models_dir(self) -> Path:
         return self.data_dir / "models"
-
-
-class LlmError(Exception):
-    """A call to the model gave no usable answer."""
-
-
-class LlmTimeout(LlmError):
-    """A call ran past its time limit and was stopped."""
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ import logging
 import threading
 import time
 
-from llm.runtime import LlmError, LlmTimeout
+from llm.errors import LlmError, LlmTimeout
 from llm.service import Endpoint, MODEL, Service, Unavailable, service, v1
 
 logger = logging.getLogger(__name__)

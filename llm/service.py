@@ -31,7 +31,7 @@ from pathlib import Path
 import httpx2
 
 from librarian.config import env_secret, setting
-from llm.runtime import LlmError, LlmTimeout
+from llm.errors import LlmError, LlmTimeout
 
 logger = logging.getLogger(__name__)
 
