@@ -38,6 +38,9 @@ MAX_CARDS = 10  # a which-book question ranks many places; a reader wants the be
 TEMPLATE = "chat/_answer.html"
 FAILED_MESSAGE = gettext_noop(
     "Something went wrong while looking for the answer. Try asking again.")
+UNAVAILABLE = gettext_noop(
+    "The model server is not answering: this answer was found without it. It will be "
+    "asked again in a while.")
 
 
 @dataclass(frozen=True)
@@ -107,6 +110,8 @@ def _write(answer: Message, written: dict) -> Iterator[Event]:
             yield Event("card", {"n": card["n"], "html": render_card(card, answer)})
         elif isinstance(item, Answer):
             language = item.language
+            if item.unavailable:
+                written["note"] = unavailable(answer)
             yield from _answered(answer, item)
         elif isinstance(item, Thinking):
             release_connection()  # the model may take seconds: hold no connection meanwhile
@@ -119,7 +124,9 @@ def _write(answer: Message, written: dict) -> Iterator[Event]:
             answer.save(update_fields=["guide", "updated_at"])
             yield Event("refined", {"html": _render("refined", answer)})
         elif isinstance(item, Written):
-            written["text"], written["note"] = item.text, item.note
+            written["text"] = item.text
+            said = unavailable(answer) if item.unavailable else item.note
+            written["note"] = written.get("note") or said  # the server's failure said once
     _store(answer, written, Message.Status.DONE, "")
     yield Event("answer", {"html": _render("synthesis", answer)})
     yield Event("done", {})
@@ -144,6 +151,12 @@ def _answered(answer: Message, outcome: Answer) -> Iterator[Event]:
     if answer.guide:
         yield Event("guide", {"html": _render("guide", answer)})
     yield Event("cards", {"count": len(answer.results), "html": _render("summary", answer)})
+
+
+def unavailable(answer: Message) -> str:
+    """Return what the reader is told when a model server failed: in the answer's language."""
+    with translation.override(cards.answer_language(answer)):
+        return gettext(UNAVAILABLE)
 
 
 def _refining(language: str) -> str:

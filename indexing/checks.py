@@ -5,6 +5,7 @@ a worker takes up. Nothing is downloaded: models come from packages or from
 the paths in settings.
 """
 
+import os
 from importlib.util import find_spec
 from pathlib import Path
 
@@ -40,9 +41,20 @@ def ocr_models(app_configs, **kwargs) -> list:
 
 
 @register("models")
+def served_models(app_configs, **kwargs) -> list:
+    """The model servers' key file, where one is named, must be readable."""
+    path = setting("SERVED_API_KEY_FILE")
+    if not path or os.access(Path(path).expanduser(), os.R_OK):
+        return []
+    return [Error(f"LIBRARIAN_SERVED_API_KEY_FILE names {path}, which cannot be read.",
+                  hint="Name a readable file whose first line is the key, or unset it.",
+                  id="indexing.E003")]
+
+
+@register("models")
 def language_model(app_configs, **kwargs) -> list:
     model = setting("LLM_MODEL")
-    if model.lower() == "none":
+    if model.lower() == "none" or setting("LLM_URL"):  # none, or a server's (llm.served)
         return []
     found = [] if find_spec("llama_cpp") else [Warning(
         "llama-cpp-python is not installed: headings code could not place go to review "

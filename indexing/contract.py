@@ -12,6 +12,7 @@ Any other exception is a bug: the runner records it as an internal error.
 
 from __future__ import annotations
 
+import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,12 +27,14 @@ if TYPE_CHECKING:
     from books.models import Book
 
 Progress = Callable[..., None]
-"""progress(done, total, checkpoint=False): report how far the stage has got.
+"""progress(done, total, checkpoint=False, note=None): report how far the stage has got.
 
 Raises StageCancelled when the claim is lost. With checkpoint=True the claim is
 always checked (never skipped as too soon), and called inside the transaction
 that writes the stage's results it makes the write conditional on the claim:
 a worker that lost it, and would redo another worker's work, writes nothing.
+note: a line for people shown with the progress while the stage runs (what it
+waits for; "" clears it).
 """
 
 
@@ -89,6 +92,24 @@ class StageContext:
             llm=LlmConfig.from_settings(),
             pdf_outline=setting("PDF_OUTLINE") == "on",
         )
+
+
+def wait_for_model(error, progress: Progress, done: int, total: int, until: float,
+                   clock=time.monotonic, sleep=time.sleep) -> bool:
+    """Wait while a model server rests after failing (error: its ``llm.Unavailable``), the
+    progress saying so, and return True once it may be asked again; False, without
+    waiting, where that would be after until (a clock() time): the stage goes on without it.
+    """
+    ready = clock() + max(error.retry_in, 1.0)
+    if ready > until:
+        return False
+    at = time.strftime("%H:%M:%S", time.localtime(time.time() + ready - clock()))
+    progress(done, total, note=f"Waiting for the model server: {error}. Asking again at {at}.")
+    while (left := ready - clock()) > 0:
+        sleep(min(left, 5.0))
+        progress(done, total)  # raises StageCancelled where the claim was lost meanwhile
+    progress(done, total, note="")
+    return True
 
 
 class Stage(ABC):

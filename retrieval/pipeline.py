@@ -16,6 +16,7 @@ in ``retrieval.results``. Chat, the API and ``manage.py ask`` all call ``respond
 """
 
 import logging
+import time
 from collections.abc import Iterator
 from dataclasses import replace
 
@@ -38,6 +39,7 @@ def iter_results(question, *, user=None, book_ids=None, context=None, limit=10, 
 
     suggested: whether the local model's index terms are searched too (``retrieval.question.suggest``);
     None: where they come before the ranking (``suggest.BEFORE``)."""
+    started = time.monotonic()
     books = visible_books(user, book_ids)
     resolved = followups.follow_up(question, context, {pk: b.title for pk, b in books.items()})
     if resolved.book_ids is not None:
@@ -69,7 +71,7 @@ def iter_results(question, *, user=None, book_ids=None, context=None, limit=10, 
     answer = replace(answer, clarify=interview.clarification(answer, reading, gathered, narrowed))
     if not answer.results and not answer.note:
         answer = replace(answer, note="The books do not seem to answer this.")
-    yield answer
+    yield replace(answer, unavailable=tuple(llm.resting(since=started)))
 
 
 def _plan(text: str) -> query.Plan:
@@ -145,6 +147,8 @@ def respond(question, *, user=None, book_ids=None, context=None, limit=10,
         else:
             answer = item
     yield answer
+    if "model" in answer.unavailable:  # resting: said once in the answer, not asked again
+        return
     if answer.results and kinds.of(answer.type).one_place and refining(streaming):
         yield Thinking("refine")
         yield refine(question, answer.shown(), **asked)
@@ -193,6 +197,9 @@ def llm_parts(question: str) -> list[str]:
     try:
         reply = llm.ask(model, messages, PARTS_SCHEMA, max_tokens=80, timeout=30)
         parts = (llm.parse_json(reply.text) or {}).get("parts") or []
+    except llm.Unavailable as error:
+        logger.info("The model did not split %r into parts: %s", question, error)
+        return []
     except (llm.LlmError, llm.LlmTimeout, ValueError, AttributeError):
         logger.warning("The model could not split %r into parts", question, exc_info=True)
         return []

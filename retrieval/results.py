@@ -143,6 +143,10 @@ class Answer:
     and the places are only the nearest (``retrieval.answer.present.WEAK``)."""
     clarify: Clarification | None = None
     """The one short question the librarian asks when close places need telling apart."""
+    unavailable: tuple[str, ...] = ()
+    """The model servers that failed and rest while the answer was made ("model",
+    "encoder", "reranker": ``llm.service``): it was made by code without them, and says so
+    once."""
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -196,6 +200,9 @@ class Written:
 
     text: str = ""
     note: str = ""
+    unavailable: bool = False
+    """The model server failed while writing: the answer says so once, as for
+    ``Answer.unavailable``."""
 
 
 @dataclass(frozen=True)
@@ -259,7 +266,8 @@ def answer_json(answer: Answer, written: Written | None = None, refined: Refined
     that comes first with them, when card [1] is another, with the number of the card
     that shows it); ``results``: every place found, best first (full: every field,
     else SUMMARY_FIELDS); ``clarify``: only where the librarian asks which place is
-    meant; ``answer`` and ``answer_note``: the local model's short answer, or why none.
+    meant; ``answer`` and ``answer_note``: the local model's short answer, or why none;
+    ``unavailable``: the model servers that failed and were done without (``Answer``).
     """
     written = written or Written()
     picks = answer.recommendation or ()
@@ -278,6 +286,7 @@ def answer_json(answer: Answer, written: Written | None = None, refined: Refined
         "weak": answer.weak,
         "answer": written.text or None,
         "answer_note": written.note,
+        "unavailable": sorted({*answer.unavailable, *(["model"] if written.unavailable else [])}),
     }
     if answer.clarify is not None:
         payload["clarify"] = clarify_json(answer.clarify)

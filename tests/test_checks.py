@@ -1,6 +1,6 @@
 """The system checks name a missing model and what to do, before any book is read."""
 
-from indexing.checks import language_model, ocr_models
+from indexing.checks import language_model, ocr_models, served_models
 from retrieval.checks import embedding_models
 
 
@@ -36,3 +36,13 @@ def test_an_embedding_factory_from_a_package_not_installed_is_an_error(settings)
     settings.LIBRARIAN_ENGLISH_EMBEDDINGS = "none"
     [error] = embedding_models(None)
     assert error.id == "retrieval.E001" and "no_such_package.models" in error.msg
+
+
+def test_a_served_model_needs_no_gguf_but_its_key_file_must_be_readable(settings, tmp_path):
+    settings.LIBRARIAN_LLM_MODEL = str(tmp_path / "missing.gguf")
+    settings.LIBRARIAN_LLM_URL = "http://gpu-box:8080/v1"
+    assert language_model(None) == [] and served_models(None) == []
+    settings.LIBRARIAN_SERVED_API_KEY_FILE = str(tmp_path / "absent")
+    assert ids(served_models(None)) == ["indexing.E003"]
+    (tmp_path / "absent").write_text("sk-local\n")
+    assert served_models(None) == []

@@ -36,13 +36,14 @@ def embed_each_text_once():
     """Run the real models, once per distinct text in this module (the books repeat)."""
     encode = embeddings.Encoder.encode
 
-    def remembered(encoder, texts):
-        missing = [text for text in dict.fromkeys(texts) if (encoder.role, text) not in _vectors]
+    def remembered(encoder, texts, query=False):
+        key = (encoder.role, query)
+        missing = [text for text in dict.fromkeys(texts) if (key, text) not in _vectors]
         if missing:
-            _vectors.update(zip([(encoder.role, t) for t in missing], encode(encoder, missing)))
+            _vectors.update(zip([(key, t) for t in missing], encode(encoder, missing, query)))
         if not texts:
             return encode(encoder, texts)
-        return np.stack([_vectors[(encoder.role, text)] for text in texts])
+        return np.stack([_vectors[(key, text)] for text in texts])
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(embeddings.Encoder, "encode", remembered)

@@ -190,6 +190,16 @@ def test_a_claim_by_a_process_that_ended_on_this_host_is_released_at_once(book):
     assert claimed.status == Status.PENDING
 
 
+def test_a_stage_waiting_for_the_model_server_says_so_on_the_book_page(book, stages):
+    claimed = runner.claim_next("w1")
+    claim = runner._Claim(claimed, "w1")
+    claim.progress(3, 10, note="Waiting for the model server: it answered 503.")
+    assert run_of(book, "first").message == "Waiting for the model server: it answered 503."
+    claim.progress(2, 10, note="")  # a note is written even where the count would go back
+    shown = run_of(book, "first")
+    assert (shown.message, shown.done, shown.total) == ("", 3, 10)
+
+
 def test_a_worker_whose_claim_was_taken_stops_without_recording(book, stages):
     claimed = runner.claim_next("w1")
     StageRun.objects.filter(pk=claimed.pk).update(claimed_by="w2")  # swept and reclaimed

@@ -3,9 +3,17 @@
 The chunks, their vectors (faiss) and term weights are written under the data
 directory by ``retrieval.index.writer``; questions read them from there. A rebuild
 (after a reviewer changes headings) reuses the vectors of unchanged text.
+A served encoder whose server fails (``llm.Unavailable``) is waited for, the
+progress saying so, for ``LIBRARIAN_SERVED_WAIT_SECONDS``; the build then resumes
+with the vectors made before (``writer._checkpoint``), or the stage is tried
+again later.
 """
 
-from indexing.contract import Stage
+import time
+
+import llm
+from indexing.contract import Stage, StageError, wait_for_model
+from librarian.config import setting
 from retrieval.index import writer
 
 
@@ -21,10 +29,23 @@ class EmbedStage(Stage):
         # headings it was built from are still the book's.
         for _ in range(REBUILDS):
             seen = headings_state(book)
-            summary = writer.build(book, progress=progress)
+            summary = built(book, progress)
             if headings_state(book) == seen:
                 break
         return summary
+
+
+def built(book, progress) -> str:
+    """Return writer.build(book)'s summary, waiting for a served encoder's server while it
+    rests; raise a retryable StageError where it does not come back in time."""
+    until = time.monotonic() + setting("SERVED_WAIT_SECONDS")
+    while True:
+        try:
+            return writer.build(book, progress=progress)
+        except llm.Unavailable as error:
+            if not wait_for_model(error, progress, 0, 1, until):
+                raise StageError(f"The encoder server did not answer: {error}.",
+                                 retryable=True) from error
 
 
 REBUILDS = 3

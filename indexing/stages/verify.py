@@ -9,10 +9,14 @@ heading, as "agent". Everything else stays unresolved, with what the agent
 said on its review flag. The work is bounded per book (calls, tokens, time,
 per-call timeout, a circuit breaker); without a model the stage succeeds and
 leaves every heading for review. A heading whose flag records an agent reason
-was asked already: a resumed run does not ask again.
+was asked already: a resumed run does not ask again. A served model whose server
+fails (``llm.Unavailable``) is waited for, the progress saying so, within the
+book's time and ``LIBRARIAN_SERVED_WAIT_SECONDS``; the headings not asked by then
+are left for review with no agent reason, so a later run asks them.
 """
 
 import logging
+import time
 
 from django.db import transaction
 from django.utils import timezone
@@ -31,7 +35,8 @@ from indexing.agent.ask import (
     schema,
 )
 from indexing.agent.window import candidate_rows, window
-from indexing.contract import Stage
+from indexing.contract import Stage, wait_for_model
+from librarian.config import setting
 from toc.model import PageRecord
 
 logger = logging.getLogger(__name__)
@@ -75,13 +80,18 @@ class _Agent:
         self.skip = set(book.toc_pages) | set(book.lot_pages)
         self.pages: dict[int, PageRecord] = {}
         self.placed = self.discarded = self.failed = self.unasked = self.calls = 0
+        self.down = ""  # why the model server was given up on, if it was
 
     def run(self, targets, progress) -> str:
         done = 0
+        until = time.monotonic() + min(self.budget.remaining_seconds(),
+                                       setting("SERVED_WAIT_SECONDS"))
         for batch in batches(targets, BATCH):
             if self.budget.exhausted():
                 break
-            verdicts = self.ask(batch)
+            verdicts = self.answered(batch, progress, done, len(targets), until)
+            if verdicts is None:
+                break
             done += len(batch)
             with transaction.atomic():  # stored only while the claim holds
                 progress(done, len(targets), checkpoint=True)
@@ -90,6 +100,17 @@ class _Agent:
         if self.placed:
             restructure(self.book)
         return self.summary(done, len(targets))
+
+    def answered(self, batch, progress, done, total, until) -> dict[int, Verdict] | None:
+        """Return ask(batch), waiting for a served model's server while it rests; None where
+        it did not come back before until."""
+        while True:
+            try:
+                return self.ask(batch)
+            except llm.Unavailable as error:
+                if not wait_for_model(error, progress, done, total, until):
+                    self.down = str(error)
+                    return None
 
     def ask(self, batch: list[int]) -> dict[int, Verdict]:
         """Return a verdict per heading of batch: asked together in one call where worth it."""
@@ -132,6 +153,9 @@ class _Agent:
                             max_tokens=self.config.call_tokens * len(questions),
                             timeout=min(self.config.call_seconds, self.budget.remaining_seconds()))
             answer = llm.parse_json(reply.text)
+        except llm.Unavailable:
+            self.calls -= 1  # not an answer: asked again once the server is back
+            raise
         except llm.LlmError as error:
             self.budget.record(tokens=self.model.count_tokens(prompt), ok=False)
             self.failed += 1
@@ -171,10 +195,14 @@ class _Agent:
             parts.append(f"{self.failed} call(s) failed")
         parts.append(f"{total - self.placed} left for review")
         text = ", ".join(parts)
-        stopped = self.budget.exhausted() if done < total else ""
+        stopped = (self.budget.exhausted() or _down(self.down)) if done < total else ""
         if stopped:
             text += f"; stopped: {stopped}, {total - done} not asked"
         return text + f" ({self.budget.elapsed:.0f} s)."
+
+
+def _down(why: str) -> str:
+    return f"the model server did not answer ({why})" if why else ""
 
 
 def batches(targets: list[int], size: int) -> list[list[int]]:

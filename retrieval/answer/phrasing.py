@@ -66,7 +66,7 @@ def phrase(asked: str, labels: tuple[str, ...], language: str) -> str | None:
         return None
     try:
         worded = _worded(asked, labels, language, setting("CLARIFY_SECONDS"))
-    except llm.LlmTimeout as late:
+    except (llm.LlmTimeout, llm.Unavailable) as late:
         logger.info("The model did not word the question: %s", late)
         return None
     except llm.LlmError:

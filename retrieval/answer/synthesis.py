@@ -12,7 +12,8 @@ are filtered so that it can cite only the cards it was given. The finished
 text is then checked: every sentence must cite a card and it must be in the
 question's language, or it is dropped and the reader is told why. Markdown
 is reduced to plain text. Generation is bounded in tokens and seconds; one
-answer is generated at a time per process.
+answer is generated at a time per process (a served model: as many as
+``LIBRARIAN_LLM_CONCURRENCY``).
 """
 
 import logging
@@ -36,6 +37,19 @@ stream that sends no piece (the answer's limit is checked at each piece, here)."
 CARDS_IN_PROMPT = 4  # prompt evaluation dominates on a CPU: keep the prompt short
 MAX_EXCERPT_CHARS = 360
 _generating = threading.Lock()
+
+
+class _Free:
+    """A lock that is always free: a served model's calls are bounded by its own slots."""
+
+    def acquire(self, timeout=None) -> bool:
+        return True
+
+    def release(self) -> None:
+        pass
+
+
+_FREE = _Free()
 _CITATION = re.compile(r"\[(\s*\d+(?:\s*[,、，]\s*\d+)*\s*)\]")
 _TAG_LIKE = re.compile(r"</?\s*excerpt", re.IGNORECASE)
 _JAPANESE = re.compile(f"[{CJK}]")
@@ -228,17 +242,22 @@ def stream_synthesis(question: str, results, *, model=None, status=None) -> Iter
     if model is None:
         return
     deadline = time.monotonic() + setting("ANSWER_SECONDS")
-    if not _generating.acquire(timeout=setting("ANSWER_SECONDS")):
+    # One answer at a time in this process; a served model bounds its own calls (its slots).
+    lock = _generating if getattr(model, "service", None) is None else _FREE
+    if not lock.acquire(timeout=setting("ANSWER_SECONDS")):
         logger.warning("The model stayed busy with another answer; answering with the guide alone")
         status["reason"] = "late"
         return
     try:
         yield from _generate(model, question, results, deadline, status)
+    except llm.Unavailable as error:
+        logger.warning("The model server failed while answering: %s", error)
+        status["reason"] = "unavailable"
     except Exception:
         logger.exception("The model failed while answering")
         status["reason"] = "error"
     finally:
-        _generating.release()
+        lock.release()
 
 
 def _generate(model, question, results, deadline, status) -> Iterator[str]:
@@ -281,6 +300,8 @@ def written(question: str, results, *, model=None) -> Written:
     status = {}
     text = plain("".join(stream_synthesis(question, results, model=model, status=status)))
     notes = LEFT_OUT_JA if language_of(question) == "ja" else LEFT_OUT
+    if status.get("reason") == "unavailable":  # the reader is told once, as for the answer
+        return Written("", "", unavailable=True)
     if status.get("reason"):
         return Written("", notes[status["reason"]])
     if not text:

@@ -8,6 +8,7 @@ model, ``<role>.npy`` / ``<role>.keys.npy`` (``retrieval.index.vectors``). The J
 written last, atomically; its mtime tells a process that its loaded copy is stale.
 """
 
+import json
 import os
 import re
 import threading
@@ -43,6 +44,7 @@ too far from recipe 1's to be compared with them, ``retrieval.index.minilm``; 14
 of cutting: an entry of the book's index that refers the reader on, "Hurenkinder, see
 widow", is stored with the sections of the entry it names, ``index.entries``)."""
 _CHUNKING = re.compile(r'"chunking": (\d+)')
+_MODELS = re.compile(r'"models": (\{[^{}]*\})')
 STALE_FILES = ("sections.faiss", "flat.faiss", "flat.json")
 _lock = threading.Lock()
 
@@ -109,5 +111,28 @@ def outdated() -> list[int]:
             continue
         stated = _CHUNKING.search(head)
         if (int(stated[1]) if stated else 1) < CHUNKING:
+            found.append(book_id)
+    return found
+
+
+def other_encoders(encoders) -> list[int]:
+    """Return the ids of the books whose stored vectors were made by encoders other than
+    those given (``embeddings.encoders()``): a deployment that changed its encoder (a
+    served one, or back to the CPU's) has them embedded again in the background. Read from
+    the head of each book's index file, as ``outdated`` does."""
+    wanted = {encoder.role: encoder.name for encoder in encoders}
+    found = []
+    for book_id in Book.objects.values_list("pk", flat=True).iterator():
+        try:
+            with open(book_dir(book_id) / "sections.json", "rb") as handle:
+                head = handle.read(2000).decode("utf-8", "replace")
+        except OSError:
+            continue
+        stated = _MODELS.search(head)
+        try:
+            models = json.loads(stated[1]) if stated else None
+        except ValueError:
+            models = None
+        if models is not None and models != wanted:
             found.append(book_id)
     return found

@@ -21,16 +21,24 @@ from retrieval.index.chunks import passages
 from retrieval.index.cut import book_chunks, cover_title, margins, page_records, profile, word_fields
 from retrieval.index.files import (CHUNKING, STALE_FILES, VERSION, book_dir, outdated,
                                    shelf_vectors, write_texts)
+from retrieval.index.files import other_encoders as _other
 from retrieval.index.reader import invalidate
 
-__all__ = ["build", "outdated", "remove"]
+__all__ = ["build", "other_encoders", "outdated", "remove"]
+
+
+def other_encoders() -> list[int]:
+    """Return the ids of the books whose vectors were made by other encoders than these."""
+    return _other(embeddings.encoders())
 
 
 def build(book: Book, progress=None) -> str:
     """Build and store book's index, and put it in the shelf's indexes; return a summary.
 
     Vectors of passages whose text has not changed since the last build are
-    reused, so a rebuild after a reviewer moves a heading embeds little.
+    reused, so a rebuild after a reviewer moves a heading embeds little; so are
+    those a build cut short had made (``_checkpoint``), so a book embedded again
+    by a served encoder resumes where a stopped worker or a failing server left it.
     """
     records = page_records(book)
     chunks = book_chunks(book, records)
@@ -54,6 +62,7 @@ def build(book: Book, progress=None) -> str:
         rows, fresh = _vectors(book.pk, encoder, [texts[i] for i in chosen], digests, report)
         before += len(chosen)
         vectors.write_book(folder, encoder.role, rows, [owners[i] for i in chosen])
+        _partial(folder, encoder.role).unlink(missing_ok=True)
         models[encoder.role], chosen_hashes[encoder.role] = encoder.name, digests
         embedded[encoder.role] = rows
         made += fresh
@@ -98,6 +107,12 @@ def part_progress(progress, before: int, share: int, work: int, passages: int):
     return report
 
 
+CHECKPOINT_ROWS = 1024
+"""New vectors made between two checkpoints of a build (``_checkpoint``)."""
+EMBED_BATCH = 64
+"""Passages embedded at once."""
+
+
 def _vectors(book_id, encoder, texts, hashes, progress):
     """Return the rows for texts (reusing those stored under the same hash) and how many
     had to be embedded (a text that comes twice is embedded once)."""
@@ -107,10 +122,13 @@ def _vectors(book_id, encoder, texts, hashes, progress):
         if digest not in known:
             first.setdefault(digest, i)
     missing = list(first.values())
-    for start in range(0, len(missing), 64):
-        batch = missing[start:start + 64]
+    made = {}
+    for start in range(0, len(missing), EMBED_BATCH):
+        batch = missing[start:start + EMBED_BATCH]
         for i, vector in zip(batch, encoder.encode([texts[i] for i in batch])):
-            known[hashes[i]] = vector
+            known[hashes[i]] = made[hashes[i]] = vector
+        if len(made) >= CHECKPOINT_ROWS and start + len(batch) < len(missing):
+            _checkpoint(book_id, encoder, made)
         if progress:
             progress(start + len(batch), len(missing))
     if not texts:
@@ -124,13 +142,44 @@ def _previous(book_id: int, encoder) -> dict:
     try:
         payload = json.loads((folder / "sections.json").read_text())
     except (OSError, ValueError):
-        return {}
+        return _checkpointed(folder, encoder)
     stored = vectors.read_book(folder, encoder.role)
     if payload.get("models", {}).get(encoder.role) != encoder.name or stored is None:
-        return {}
+        return _checkpointed(folder, encoder)
     hashes = payload.get("hashes", {}).get(encoder.role, [])
     rows = np.asarray(stored[0], dtype=np.float32)
-    return dict(zip(hashes, rows)) if len(hashes) == len(rows) else {}
+    known = dict(zip(hashes, rows)) if len(hashes) == len(rows) else {}
+    return {**_checkpointed(folder, encoder), **known}
+
+
+def _partial(folder, role: str):
+    return folder / f"{role}.partial.npz"
+
+
+def _checkpoint(book_id: int, encoder, made: dict) -> None:
+    """Keep the vectors a build has made so far (passage hash → vector) beside the book's
+    index, with the encoder's name, adding them to those kept before; a build of the same
+    encoder that follows a stopped one reuses them (``_checkpointed``)."""
+    folder = book_dir(book_id)
+    kept = _checkpointed(folder, encoder)
+    kept.update(made)
+    made.clear()
+    target = _partial(folder, encoder.role)
+    with open(target.with_name(target.name + ".tmp"), "wb") as handle:
+        np.savez(handle, name=np.asarray(encoder.name), hashes=np.asarray(list(kept)),
+                 rows=np.asarray(list(kept.values()), dtype=np.float16))
+    os.replace(target.with_name(target.name + ".tmp"), target)
+
+
+def _checkpointed(folder, encoder) -> dict:
+    """Return passage hash → vector kept by a stopped build of the same encoder, or {}."""
+    try:
+        with np.load(_partial(folder, encoder.role)) as kept:
+            if str(kept["name"]) != encoder.name:
+                return {}
+            return dict(zip(kept["hashes"].tolist(), np.asarray(kept["rows"], np.float32)))
+    except (OSError, ValueError, KeyError):
+        return {}
 
 
 def remove(book_id: int) -> None:

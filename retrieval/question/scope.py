@@ -16,6 +16,7 @@ from functools import lru_cache
 
 import numpy as np
 
+import llm
 from retrieval.index import embeddings
 from retrieval.question import analysis, units
 from retrieval.ranking import narrowing
@@ -227,7 +228,10 @@ def named_book(scope: Scope, shelf, covers) -> list[int]:
         return []
     titles = [covers.get(pk) or shelf.books[pk].title for pk in shelf.book_ids]
     model = _multilingual().name
-    near = _title_vectors(model, tuple(titles)) @ _title_vectors(model, (scope.book,))[0]
+    try:
+        near = _title_vectors(model, tuple(titles)) @ _title_vectors(model, (scope.book,))[0]
+    except llm.LlmError:  # a served encoder that fails now: no book by its title's meaning
+        return []
     order = np.argsort(-near)
     best = float(near[order[0]])
     second = float(near[order[1]]) if len(order) > 1 else 0.0
@@ -286,5 +290,10 @@ def _nearness(topic: str, titles: list[str]) -> np.ndarray:
     words = set(analysis.question_terms(topic))
     shared = np.array([len(words & set(analysis.terms(title))) / max(1, len(words))
                        for title in titles])
-    vectors = _multilingual().encode([topic, *titles])
-    return shared + vectors[1:] @ vectors[0]
+    encoder = _multilingual()
+    if encoder.symmetric:
+        vectors = encoder.vectors_of([topic, *titles])
+    else:
+        asked, read = encoder.vectors_of([topic], query=True), encoder.vectors_of(titles)
+        vectors = None if asked is None or read is None else np.vstack([asked, read])
+    return shared if vectors is None else shared + vectors[1:] @ vectors[0]

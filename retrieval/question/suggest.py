@@ -51,10 +51,10 @@ def when() -> str:
     import llm
 
     choice = setting("QUERY_TERMS")
-    if choice == "off" or setting("LLM_MODEL") == "none":
+    if choice == "off" or not llm.configured():
         return OFF
-    if choice == "auto":
-        return BEFORE if llm.on_gpu() else AFTER
+    if choice == "auto":  # a served model is a GPU team's: fast enough to wait for
+        return BEFORE if llm.on_server() or llm.on_gpu() else AFTER
     return BEFORE if choice == "on" else AFTER
 
 
@@ -80,7 +80,7 @@ def terms(question: str) -> list[str]:
         return []
     try:
         return list(_suggested(question.strip(), setting("QUERY_TERMS_SECONDS")))
-    except llm.LlmTimeout as late:  # late, or a book's verification holds the model
+    except (llm.LlmTimeout, llm.Unavailable) as late:  # late, busy, or its server failed
         logger.info("The model suggested no terms: %s", late)
     except llm.LlmError:
         logger.warning("The model could not suggest terms for %r", question, exc_info=True)

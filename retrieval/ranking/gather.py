@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from books import bookindex
 from books.text import language_of
 from retrieval.question import followups, locator, names, query, scope, units
-from retrieval.ranking import captions, indexed, narrowing
+from retrieval.ranking import captions, indexed, narrowing, rerank
 from retrieval.question.parts import PART_CHOICES, assigned
 from retrieval.question.query import NAVIGATE, RANGE
 from retrieval.ranking.found import Found
@@ -81,7 +81,9 @@ def within_scope(reading, limit, exclude, _recommend=None) -> Gathered:
     if not allowed:
         return lookup(reading, limit, exclude)
     out, question = Gathered(scoped=True), reading.question()
-    out.scored, out.asked = pool(question, reading.shelf, allowed=allowed, exclude=exclude), question
+    out.scored = rerank.reranked(question.text, reading.shelf,
+                                 pool(question, reading.shelf, allowed=allowed, exclude=exclude))
+    out.asked = question
     out.batches.append([Found(s.book_id, s.key, s.score, question=question)
                         for s in out.scored[:limit]])
     return out
@@ -260,7 +262,8 @@ def gatherer(reading, kind) -> Callable:
 
 def _ranked(reading, question, limit, exclude, out, book_ids=None, part=None) -> list[Found]:
     """Return the best places for question; out (where given) keeps the whole ranking."""
-    scored = pool(question, reading.shelf, book_ids=book_ids, exclude=exclude)
+    scored = rerank.reranked(question.text, reading.shelf,
+                             pool(question, reading.shelf, book_ids=book_ids, exclude=exclude))
     if out is not None:
         out.scored, out.asked = scored, question
     return [Found(s.book_id, s.key, s.score, part, question=question) for s in scored[:limit]]

@@ -133,7 +133,8 @@ class Question:
         kept = [t for t in terms if t not in book_words] or terms
         english = not is_japanese(text)
         meant = meant or text
-        vectors = {e.role: e.encode([meant])[0] for e in embeddings.encoders() if e.applies(meant)}
+        vectors = {e.role: found[0] for e in embeddings.encoders() if e.applies(meant)
+                   and (found := e.vectors_of([meant], query=True)) is not None}
         translation = bilingual.translate(text)
         translated = {t: w for t, w in translation.weights.items()
                       if t not in book_words and t not in kept}

@@ -13,6 +13,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
+from bench import served as bench_served
 from bench import side_by_side
 from bench import variants as bench_variants
 from bench import vertical as bench_vertical
@@ -68,14 +69,23 @@ class Command(BaseCommand):
         parser.add_argument("--natural-file", type=Path, default=None,
                             help="Ask these natural questions instead (same form; implies "
                                  "--natural), e.g. bench/questions/held_out.jsonl.")
+        parser.add_argument("--scoped", action="store_true",
+                            help="Also ask the scoped questions (questions/scoped.jsonl).")
+        bench_served.add_arguments(parser)
 
     def handle(self, which, books, bench_dir, truth_dir, data_dir, fresh, json_path, dump_lines,
                questions=False, questions_only=False, natural=False, variants="ordinary",
-               natural_file=None, ocr_side_by_side=False, **options):
+               natural_file=None, ocr_side_by_side=False, scoped=False, **options):
         if natural_file is not None and not natural_file.is_file():
             raise CommandError(f"{natural_file}: no such question file")
         if os.environ.get(CHILD) != "1":
-            return self._in_own_data_dir(data_dir / which)
+            served = bench_served.chosen(options)
+            if not served:
+                return self._in_own_data_dir(data_dir / which)
+            if not questions_only:
+                raise CommandError("Served models are measured on the questions: add "
+                                   "--questions-only (and --questions, --natural, --scoped).")
+            return self._beside_served(data_dir / which, served, json_path)
         natural = natural or natural_file is not None
         self.natural_file = natural_file
         chosen = [book.strip() for book in books.split(",") if book.strip()]
@@ -84,11 +94,15 @@ class Command(BaseCommand):
             return self._side_by_side(bench_dir, truth_dir, json_path)
         call_command("migrate", verbosity=0)
         if questions_only:
+            bench_served.reembed(self.stderr.write)  # where another encoder made the vectors
             figures = {}
-            if questions or not natural:
+            if questions or not (natural or scoped):
                 figures["questions"] = self._questions(ids, which, bench_dir, truth_dir)
             if natural:
                 figures["natural"] = self._natural(which, bench_dir, truth_dir)
+            if scoped:
+                self.natural_file = truth_dir / "questions" / "scoped.jsonl"
+                figures["scoped"] = self._natural(which, bench_dir, truth_dir)
             if json_path:
                 json_path.write_text(json.dumps(figures, indent=2))
             return
@@ -171,13 +185,28 @@ class Command(BaseCommand):
         if json_path:
             json_path.write_text(json.dumps(side_by_side.figures(results, loaded), indent=2))
 
-    def _in_own_data_dir(self, data_dir: Path):
+    def _in_own_data_dir(self, data_dir: Path, settings=None, json_path=None):
         env = {**os.environ, CHILD: "1", "LIBRARIAN_DATA_DIR": str(data_dir),
-               "LIBRARIAN_WORKER": "embedded"}
+               "LIBRARIAN_WORKER": "embedded", **(settings or {})}
         env.pop("LIBRARIAN_DATABASE_URL", None)
-        code = subprocess.call([sys.executable, *sys.argv], env=env)
+        more = ["--json", str(json_path)] if json_path else []
+        code = subprocess.call([sys.executable, *sys.argv, *more], env=env)
         if code:
             raise CommandError("The benchmark failed.", returncode=code)
+
+    def _beside_served(self, data_dir: Path, served: dict, json_path: Path | None):
+        """Ask the questions with the CPU defaults, then with the served models (in a copy
+        of the data directory), and print the figures side by side (``bench.served``)."""
+        out = json_path or data_dir.with_name(data_dir.name + "-figures.json")
+        cpu, theirs = out.with_suffix(".cpu.json"), out.with_suffix(".served.json")
+        self.stdout.write("=== CPU defaults ===")
+        self._in_own_data_dir(data_dir, json_path=cpu)
+        self.stdout.write(f"=== Served models ({', '.join(served)}) ===")
+        self._in_own_data_dir(bench_served.own_copy(data_dir), served, theirs)
+        figures = {"cpu": bench_served.read(cpu), "served": bench_served.read(theirs),
+                   "settings": served}
+        self.stdout.write(bench_served.table(figures["cpu"], figures["served"], served))
+        out.write_text(json.dumps(figures, indent=2, ensure_ascii=False))
 
     def _bench(self, case, which, fresh) -> dict:
         path = case.scan if which == "scans" else case.born

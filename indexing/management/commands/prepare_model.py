@@ -21,6 +21,8 @@ class Command(BaseCommand):
 
     def handle(self, load, strict, **options):
         config = llm.LlmConfig.from_settings()
+        if config.url:
+            return self._served(config, load, strict)
         if config.model.lower() == DISABLED:
             self.stdout.write("Language model: none (LIBRARIAN_LLM_MODEL=none); unplaced "
                               "headings go straight to review and chat shows cards only.")
@@ -41,3 +43,19 @@ class Command(BaseCommand):
             if model is None:
                 raise CommandError(f"{path} could not be loaded; see the log.")
             self.stdout.write(f"Loaded with {config.threads} thread(s), context {config.context}.")
+
+    def _served(self, config, load, strict):
+        """Say which server the model is asked of; with --load, ask it which model it serves."""
+        self.stdout.write(f"Language model: served at {config.url} (LIBRARIAN_LLM_URL), "
+                          f"model {config.name or 'the first it lists'}; none is loaded here.")
+        if not load:
+            return
+        try:
+            name = llm.load(config).service.model_name()
+        except llm.LlmError as error:
+            message = f"The model server did not answer: {error}."
+            if strict:
+                raise CommandError(message)
+            self.stderr.write(message + " Verification and chat work without it meanwhile.")
+            return
+        self.stdout.write(f"The server answers and serves {name}.")

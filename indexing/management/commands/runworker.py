@@ -34,7 +34,8 @@ class Command(BaseCommand):
                 self.stdout.write(f"Queued new stages for {added} book(s) registered before them.")
             if rebuilt := runner.requeue_outdated():
                 self.stdout.write(
-                    f"Queued {rebuilt} book(s) whose sections are cut by newer rules.")
+                    f"Queued {rebuilt} book(s) whose sections are cut by newer rules or "
+                    "embedded by another encoder.")
             ran = Worker(stages=names).run_once()
             self.stdout.write(f"Ran {ran} stage runs.")
             return

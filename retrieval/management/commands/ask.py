@@ -50,6 +50,9 @@ class Command(BaseCommand):
                               f"{place['book_title']}: {' > '.join(place['breadcrumb'])}, "
                               f"pp. {place['physical']['start']}–{place['physical']['end']} "
                               "of the PDF")
+        if payload["unavailable"]:
+            self.stdout.write("The model server did not answer (" + ", ".join(
+                payload["unavailable"]) + "): this answer was found without it.")
         for line in (payload["note"], payload["answer_note"]):
             if line:
                 self.stdout.write(line)
