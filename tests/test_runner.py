@@ -4,7 +4,7 @@ import pytest
 from django.utils import timezone
 
 from books.models import Page
-from indexing import runner
+from indexing import notes, runner
 from indexing.contract import Stage, StageError
 from indexing.models import StageRun
 
@@ -112,7 +112,8 @@ def test_a_bug_becomes_an_internal_error_with_the_traceback_logged(book, stages)
     runner.run_pending("w1")
     first = run_of(book, "first")
     assert first.status == Status.FAILED
-    assert first.message == runner.INTERNAL_ERROR
+    assert first.message == notes.english(runner.INTERNAL_ERROR)
+    assert first.message_notes == runner.INTERNAL_ERROR
     assert "ZeroDivisionError: oops" in first.error_detail
 
 
@@ -133,7 +134,7 @@ def test_a_busy_database_is_tried_again_later_not_failed(book, stages):
     runner.run_pending("w1")
     first = run_of(book, "first")
     assert first.status == Status.PENDING and first.available_at > timezone.now()
-    assert first.message.startswith(runner.DATABASE_BUSY)
+    assert first.message.startswith(notes.english(runner.DATABASE_BUSY))
     assert "database is locked" in first.error_detail
 
 
@@ -214,7 +215,7 @@ class TestTheRealPipeline:
             "previews": "done", "ocr": "done", "ingest": "done", "index": "done",
             "backindex": "done", "verify": "done", "embed": "done",
         }
-        assert runs["ocr"].summary == "3 pages, 3 from the text layer"
+        assert runs["ocr"].summary == "3 pages, 3 from the text layer."
         assert (runs["ocr"].done, runs["ocr"].total) == (3, 3)
         page = book.pages.get(number=2)
         assert page.source == Page.Source.TEXT_LAYER
@@ -243,7 +244,7 @@ class TestTheRealPipeline:
         book = shelve(make_scan_pdf(tmp_path / "scan.pdf", count=2))
         ocr = book.stage_runs.get(stage="ocr")
         assert ocr.status == Status.DONE
-        assert ocr.summary == "2 pages, 2 without text (no OCR engine is configured)"
+        assert ocr.summary == "2 pages, 2 without text (no OCR engine is configured)."
         assert set(book.pages.values_list("source", flat=True)) == {"none"}
         assert book.stage_runs.get(stage="ingest").summary == "No page has text yet: nothing to search."
 

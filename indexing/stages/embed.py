@@ -6,25 +6,27 @@ directory by ``retrieval.index.writer``; questions read them from there. A rebui
 """
 
 from indexing.contract import Stage
+from indexing.notes import note
 from retrieval.index import writer
 
 
 class EmbedStage(Stage):
     name = "embed"
-    title = "Indexing sections for questions"
+    title = "Preparing the sections for questions"
     unit = "passages"
 
-    def run(self, ctx, book, progress) -> str:
+    def run(self, ctx, book, progress) -> list:
         progress(0, 1)
         # A reviewer may change headings while the index is built (the change
         # cannot queue this run again while it runs): build again until the
         # headings it was built from are still the book's.
         for _ in range(REBUILDS):
             seen = headings_state(book)
-            summary = writer.build(book, progress=progress)
+            built = writer.build(book, progress=progress)
             if headings_state(book) == seen:
                 break
-        return summary
+        return [[note("embed.done", sections=built.sections, passages=built.passages,
+                      made=built.made)]]
 
 
 REBUILDS = 3
