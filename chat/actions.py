@@ -99,5 +99,13 @@ def previous_context(answer: Message):
     return previous.context if previous else None
 
 
+def earlier_guides(answer: Message) -> list:
+    """Return the stored guides of the answers before answer in its conversation that asked
+    the reader a question (their options are what a reply may choose)."""
+    return list(answer.conversation.messages
+                .filter(role=Message.Role.ASSISTANT, id__lt=answer.id, guide__has_key="clarify")
+                .values_list("guide", flat=True))
+
+
 def delete_conversation(user, pk: int) -> None:
     get_conversation(user, pk).delete()
