@@ -2,6 +2,8 @@
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext
+
 from books.registration import (
     Limits,
     RegistrationError,
@@ -24,7 +26,8 @@ def register_uploads(files, user, oversized=(), title: str = "") -> list[Outcome
     """Register each uploaded file; return one outcome per file, errors included."""
     limits = Limits.from_settings()
     outcomes = [
-        Outcome(name, error=f"The file is larger than the limit of {megabytes(limits.max_bytes)}.")
+        Outcome(name, error=gettext("The file is larger than the limit of %(limit)s.") % {
+            "limit": megabytes(limits.max_bytes)})
         for name in oversized
     ]
     for upload in files:

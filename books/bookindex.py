@@ -17,6 +17,7 @@ from django.utils.translation import gettext_noop
 
 from books.models import Book, IndexEntry
 from books.text import CJK
+from toc.model import ANOMALY_WORDS
 
 KIND_NAMES = (gettext_noop("figure"), gettext_noop("table"))
 """The kinds of a listed item as the Index tab names them (``IndexEntry.Kind``'s labels,
@@ -128,13 +129,10 @@ def anomalies(matter) -> list[dict]:
     unmapped = [loc for loc in locators if loc.page is None]
     if len(locators) < MIN_LOCATORS or len(unmapped) <= UNMAPPED_SHARE * len(locators):
         return []
-    return [{
-        "kind": UNMAPPED_KIND, "by": BY, "pages": list(matter.index_pages[:1]),
-        "detail": (f"{len(unmapped)} of the index's {len(locators)} page references could not "
-                   "be mapped to a page of this book: its printed page numbers were not read "
-                   "on the pages, or the index belongs to another edition. They are kept as "
-                   "printed, unresolved."),
-    }]
+    values = {"unmapped": len(unmapped), "total": len(locators)}
+    return [{"kind": UNMAPPED_KIND, "by": BY, "pages": list(matter.index_pages[:1]),
+             "detail": ANOMALY_WORDS[UNMAPPED_KIND] % values, "code": UNMAPPED_KIND,
+             "values": values}]
 
 
 def terms(book: Book):

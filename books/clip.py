@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from django.http import HttpResponse
 from django.utils.http import content_disposition_header
+from django.utils.translation import gettext
 from pypdf.constants import PageLabelStyle
 
 from books.models import Heading
@@ -63,26 +64,26 @@ def parse_range(page_count: int, start, end, limit: int) -> tuple[int, int]:
     first = _page_number(start, "start")
     last = first if end in (None, "") else _page_number(end, "end")
     if not 1 <= first <= page_count or not 1 <= last <= page_count:
-        raise ClipError(
-            "out_of_range", f"This book has pages 1 to {page_count}; choose pages in that range."
-        )
+        raise ClipError("out_of_range", gettext(
+            "This book has pages 1 to %(last)s; choose pages in that range.") % {
+                "last": page_count})
     if last < first:
-        raise ClipError("reversed", "The last page comes before the first; swap them.")
+        raise ClipError("reversed", gettext("The last page comes before the first; swap them."))
     if last - first + 1 > limit:
-        raise ClipError(
-            "too_long",
-            f"A clip holds at most {limit} pages; you asked for {last - first + 1}. "
-            "Choose a shorter range.",
-        )
+        raise ClipError("too_long", gettext(
+            "A clip holds at most %(most)s pages; you asked for %(asked)s. Choose a shorter "
+            "range.") % {"most": limit, "asked": last - first + 1})
     return first, last
 
 
 def _page_number(value, name: str) -> int:
     if value is None or value == "":
-        raise ClipError("missing", f"Give the {name} page.")
+        raise ClipError("missing", gettext("Give the first page.") if name == "start"
+                        else gettext("Give the last page."))
     number = value if isinstance(value, int) else whole_number(str(value))
     if number is None:
-        raise ClipError("not_a_number", f"The {name} page must be a whole number.")
+        raise ClipError("not_a_number", gettext("The first page must be a whole number.")
+                        if name == "start" else gettext("The last page must be a whole number."))
     return number
 
 

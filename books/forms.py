@@ -53,7 +53,8 @@ class BookForm(forms.ModelForm):
         names = authors.typed(self.cleaned_data["authors"])
         if len(authors.SEPARATOR.join(names)) > authors.MAX_LENGTH:
             raise forms.ValidationError(
-                f"The names come to more than {authors.MAX_LENGTH} characters together.")
+                _("The names come to more than %(most)s characters together.") % {
+                    "most": authors.MAX_LENGTH})
         return authors.SEPARATOR.join(names)
 
     def clean_year(self):
@@ -78,7 +79,7 @@ class CollectionForm(forms.ModelForm):
         name = " ".join(self.cleaned_data["name"].split())
         clash = Collection.objects.filter(name__iexact=name).exclude(pk=self.instance.pk)
         if not name:
-            raise forms.ValidationError("Give the collection a name.")
+            raise forms.ValidationError(_("Give the collection a name."))
         if clash.exists():
             raise forms.ValidationError(f"There is already a collection called “{name}”.")
         return name

@@ -233,7 +233,12 @@ class ReviewFlag(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
     agent_reason = models.CharField(
-        max_length=500, blank=True, help_text="What the verification agent said, if it was asked."
+        max_length=500, blank=True,
+        help_text="What the verification agent said, if it was asked (in English).",
+    )
+    agent_note = models.JSONField(
+        default=list, blank=True,
+        help_text="What the verification agent said, as notes worded when shown.",
     )
     resolution = models.CharField(
         max_length=16, blank=True, help_text="The decision that closed this flag."

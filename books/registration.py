@@ -16,6 +16,7 @@ from typing import BinaryIO, Iterable
 
 import pymupdf
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext, gettext_noop
 
 from books import authors, storage
 from books.metadata import usable_title
@@ -36,14 +37,16 @@ pymupdf.TOOLS.mupdf_display_errors(False)
 
 
 class RegistrationError(LibrarianError):
-    """The file cannot become a book; message says why, in plain words."""
+    """The file cannot become a book; message says why, in plain words (in the language
+    active when it was raised: the reader's, in a request)."""
+
+
+DAMAGED = gettext_noop("The PDF is damaged and cannot be read.")
 
 
 def truncated() -> RegistrationError:
-    return RegistrationError(
-        "truncated",
-        "The PDF is incomplete: the file ends before the PDF does. Copy or upload it again.",
-    )
+    return RegistrationError("truncated", gettext(
+        "The PDF is incomplete: the file ends before the PDF does. Copy or upload it again."))
 
 
 @dataclass(frozen=True)
@@ -76,10 +79,9 @@ class Registration:
 
 def check_size(size: int, limits: Limits) -> None:
     if size > limits.max_bytes:
-        raise RegistrationError(
-            "too_large",
-            f"The file is {megabytes(size)}; the limit is {megabytes(limits.max_bytes)}.",
-        )
+        raise RegistrationError("too_large", gettext(
+            "The file is %(size)s; the limit is %(limit)s.") % {
+                "size": megabytes(size), "limit": megabytes(limits.max_bytes)})
 
 
 def check_pdf(path: Path, limits: Limits) -> PdfFacts:
@@ -89,24 +91,23 @@ def check_pdf(path: Path, limits: Limits) -> PdfFacts:
         handle.seek(max(0, path.stat().st_size - 4096))
         tail = handle.read()
     if not head:
-        raise RegistrationError("empty", "The file is empty.")
+        raise RegistrationError("empty", gettext("The file is empty."))
     if b"%PDF-" not in head:
-        raise RegistrationError("not_pdf", "This is not a PDF file (it has no PDF header).")
+        raise RegistrationError("not_pdf",
+                                gettext("This is not a PDF file (it has no PDF header)."))
     complete = b"%%EOF" in tail
     try:
         document = pymupdf.open(path, filetype="pdf")
     except Exception as error:
         if not complete and OBJECT.search(head):  # it starts as a PDF and stops short
             raise truncated() from error
-        raise RegistrationError("corrupt", "The PDF is damaged and cannot be read.") from error
+        raise RegistrationError("corrupt", gettext(DAMAGED)) from error
     with document:
         if document.is_repaired and not complete:
             raise truncated()
         if document.needs_pass:
-            raise RegistrationError(
-                "encrypted",
-                "The PDF is protected by a password. Remove the password and register it again.",
-            )
+            raise RegistrationError("encrypted", gettext(
+                "The PDF is protected by a password. Remove the password and register it again."))
         try:
             return _check_pages(document, limits)
         except RegistrationError as error:
@@ -120,27 +121,26 @@ def _check_pages(document, limits: Limits) -> PdfFacts:
     try:
         count = document.page_count
     except Exception as error:
-        raise RegistrationError("corrupt", "The PDF is damaged and cannot be read.") from error
+        raise RegistrationError("corrupt", gettext(DAMAGED)) from error
     if count == 0:
-        raise RegistrationError("no_pages", "The PDF has no pages.")
+        raise RegistrationError("no_pages", gettext("The PDF has no pages."))
     if count > limits.max_pages:
-        raise RegistrationError(
-            "too_many_pages",
-            f"The PDF has {count:,} pages; the limit is {limits.max_pages:,}.",
-        )
+        raise RegistrationError("too_many_pages", gettext(
+            "The PDF has %(count)s pages; the limit is %(limit)s.") % {
+                "count": f"{count:,}", "limit": f"{limits.max_pages:,}"})
     for index in range(count):
         try:
             rect = document.load_page(index).rect
         except Exception as error:
-            raise RegistrationError(
-                "corrupt", f"The PDF is damaged: page {index + 1} cannot be read."
+            raise RegistrationError("corrupt", gettext(
+                "The PDF is damaged: page %(page)s cannot be read.") % {"page": index + 1}
             ) from error
         sides = (rect.width, rect.height)
         if not all(MIN_PAGE_POINTS <= side <= MAX_PAGE_POINTS for side in sides):
-            raise RegistrationError(
-                "bad_page_size",
-                f"Page {index + 1} has an impossible size ({rect.width:.0f} × {rect.height:.0f} pt).",
-            )
+            raise RegistrationError("bad_page_size", gettext(
+                "Page %(page)s has an impossible size (%(width)s × %(height)s pt).") % {
+                    "page": index + 1, "width": f"{rect.width:.0f}",
+                    "height": f"{rect.height:.0f}"})
     metadata = document.metadata or {}
     return PdfFacts(page_count=count, title=usable_title(metadata.get("title", "")),
                     authors=authors.stored(authors.declared(metadata.get("author") or "")),
@@ -155,14 +155,21 @@ ACTIVE_KEYS = {
     "EmbeddedFile": re.compile(r"/(EmbeddedFile|EmbeddedFiles|RichMedia)\b"),
 }
 ACTIVE_WARNINGS = {
-    "JavaScript": "It contains JavaScript, which is never run here.",
-    "Launch": "It contains actions that launch programs, which are never run here.",
-    "EmbeddedFile": "It carries embedded files, which are never opened or extracted here.",
+    "JavaScript": gettext_noop("It contains JavaScript, which is never run here."),
+    "Launch": gettext_noop("It contains actions that launch programs, which are never run here."),
+    "EmbeddedFile": gettext_noop(
+        "It carries embedded files, which are never opened or extracted here."),
 }
 
 
 def active_content(document) -> list[str]:
-    """Return a warning for each kind of active content (scripts, launches, attachments)."""
+    """Return a warning for each kind of active content (scripts, launches, attachments), in
+    the active language."""
+    return [gettext(ACTIVE_WARNINGS[kind]) for kind in active_kinds(document)]
+
+
+def active_kinds(document) -> list[str]:
+    """Return the kinds of active content the document holds (keys of ACTIVE_KEYS)."""
     found = set()
     for xref in range(1, document.xref_length()):
         try:
@@ -172,7 +179,7 @@ def active_content(document) -> list[str]:
         found.update(kind for kind, pattern in ACTIVE_KEYS.items() if pattern.search(source))
         if len(found) == len(ACTIVE_KEYS):
             break
-    return [ACTIVE_WARNINGS[kind] for kind in ACTIVE_KEYS if kind in found]
+    return [kind for kind in ACTIVE_KEYS if kind in found]
 
 
 def warnings_of(path: Path) -> tuple[str, ...]:

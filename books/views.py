@@ -100,9 +100,10 @@ def _outcome(outcome) -> dict:
     """Return one upload's outcome as the upload script shows it."""
     if outcome.error:
         return {"file": outcome.filename, "ok": False, "message": outcome.error}
-    said = "registered as" if outcome.created else "already on the shelf as"
+    said = _("registered as “%(book)s”") if outcome.created else \
+        _("already on the shelf as “%(book)s”")
     return {"file": outcome.filename, "ok": True, "created": outcome.created,
-            "message": f"{said} “{outcome.book}”", "url": outcome.book.get_absolute_url(),
+            "message": said % {"book": outcome.book}, "url": outcome.book.get_absolute_url(),
             "warnings": list(outcome.warnings)}
 
 

@@ -2,6 +2,7 @@
 
 from django.db import transaction
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext
 
 from books.editing import book_ids_in
 from books.models import Book
@@ -40,18 +41,19 @@ def check_question(text: str, book_id: str | None,
     """
     question = " ".join(clean_text(text or "").split())
     if not question:
-        raise AskError("empty", "Type a question first.")
+        raise AskError("empty", gettext("Type a question first."))
     if len(question) > MAX_QUESTION_CHARS:
-        raise AskError("too_long", f"Keep the question under {MAX_QUESTION_CHARS} characters.")
+        raise AskError("too_long", gettext("Keep the question under %(most)s characters.") % {
+            "most": MAX_QUESTION_CHARS})
     books = _in_collection(collection_id) if collection_id else None
     if not book_id:
         return question, books or []
     book = Book.objects.only("pk").filter(pk=whole_number(book_id, minimum=1) or 0).first()
     if book is None:
-        raise AskError("no_book", "That book is not on the shelf any more.")
+        raise AskError("no_book", gettext("That book is not on the shelf any more."))
     if books is not None and book.pk not in books:
-        raise AskError("book_not_in_collection",
-                       "That book is not in the collection chosen: choose one or the other.")
+        raise AskError("book_not_in_collection", gettext(
+            "That book is not in the collection chosen: choose one or the other."))
     return question, [book.pk]
 
 
@@ -59,9 +61,9 @@ def _in_collection(collection_id: str) -> list[int]:
     """Return the ids of the books in a collection, or raise AskError."""
     books = book_ids_in(collection_id)
     if books is None:
-        raise AskError("no_collection", "That collection is not on the shelf any more.")
+        raise AskError("no_collection", gettext("That collection is not on the shelf any more."))
     if not books:
-        raise AskError("empty_collection", "That collection has no books yet.")
+        raise AskError("empty_collection", gettext("That collection has no books yet."))
     return books
 
 
@@ -95,6 +97,14 @@ def previous_context(answer: Message):
                 .filter(role=Message.Role.ASSISTANT, status=Message.Status.DONE, id__lt=answer.id)
                 .order_by("-id").only("context").first())
     return previous.context if previous else None
+
+
+def earlier_guides(answer: Message) -> list:
+    """Return the stored guides of the answers before answer in its conversation that asked
+    the reader a question (their options are what a reply may choose)."""
+    return list(answer.conversation.messages
+                .filter(role=Message.Role.ASSISTANT, id__lt=answer.id, guide__has_key="clarify")
+                .values_list("guide", flat=True))
 
 
 def delete_conversation(user, pk: int) -> None:

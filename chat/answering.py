@@ -42,6 +42,10 @@ UNAVAILABLE = gettext_noop(
     "The model server is not answering: this answer was found without it. It will be "
     "asked again in a while.")
 
+CHOSE_GONE = gettext_noop(
+    "That place was in a book deleted from the shelf since, so it cannot be shown. Choose "
+    "another place, or ask again to look in the books on the shelf now.")
+
 
 @dataclass(frozen=True)
 class Event:
@@ -95,6 +99,10 @@ def events(answer_id: int) -> Iterator[Event]:
 def _write(answer: Message, written: dict) -> Iterator[Event]:
     question = actions.question_of(answer).text
     answer.language = cards.question_language(question)  # the cards' labels are in it
+    gone = clarify.gone_choice(question, actions.earlier_guides(answer))
+    if gone is not None:
+        yield from _chose_gone(answer, written, gone)
+        return
     asked = {"user": answer.conversation.user, "book_ids": answer.book_ids or None,
              "context": actions.previous_context(answer)}
     page_counts: dict[int, int] = {}
@@ -157,6 +165,20 @@ def unavailable(answer: Message) -> str:
     """Return what the reader is told when a model server failed: in the answer's language."""
     with translation.override(cards.answer_language(answer)):
         return gettext(UNAVAILABLE)
+
+
+def _chose_gone(answer: Message, written: dict, option: dict) -> Iterator[Event]:
+    """Say that the place the reader chose was in a book deleted since, and look for nothing:
+    its words alone would bring up other books' pages as if they answered."""
+    with translation.override(answer.language):
+        answer.note = gettext(CHOSE_GONE)[:300]
+    answer.guide = {"language": answer.language, "chosen_gone": option.get("label", "")}
+    answer.context = actions.previous_context(answer)  # "2" may still choose another option
+    answer.save(update_fields=["note", "guide", "context", "updated_at"])
+    _store(answer, written, Message.Status.DONE, "")
+    yield Event("cards", {"count": 0, "html": _render("summary", answer)})
+    yield Event("answer", {"html": ""})
+    yield Event("done", {})
 
 
 def _refining(language: str) -> str:

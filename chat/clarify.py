@@ -2,7 +2,9 @@
 
 Each option is a place among the cards: a button that asks for it (a reply in
 the same conversation, resolved by ``retrieval.question.followups``), with the number
-of the card that already shows it.
+of the card that already shows it. An option whose book was deleted since is marked
+``gone`` (``chat.signals``): shown, but no button; a reply that still names it (a page
+opened before the deletion) is told so (``gone_choice``).
 """
 
 from retrieval.answer.interview import NONE_OF_THESE
@@ -35,4 +37,20 @@ def view(guide, message_id=None) -> dict | None:
     options = [{**option, "anchor": f"m{message_id}-r{option['n']}" if option.get("n") else ""}
                for option in asked["options"] if isinstance(option, dict) and option.get("label")]
     return {"question": str(asked.get("question") or ""), "language": language,
-            "options": options, "none": NONE_OF_THESE[language]}
+            "options": options, "none": NONE_OF_THESE[language],
+            "open": any(not option.get("gone") for option in options)}
+
+
+def gone_choice(question: str, guides) -> dict | None:
+    """Return the option of an earlier question (guides: the stored guides of the answers
+    before) whose words the reader's question repeats, where that option's book was deleted
+    since; None where the question chooses no such option (or also one still on the shelf)."""
+    named = [option for guide in guides for option in _options(guide)
+             if option.get("label") == question]
+    return named[0] if named and all(option.get("gone") for option in named) else None
+
+
+def _options(guide) -> list[dict]:
+    asked = guide.get("clarify") if isinstance(guide, dict) else None
+    options = asked.get("options") if isinstance(asked, dict) else None
+    return [option for option in options or [] if isinstance(option, dict)]

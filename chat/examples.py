@@ -1,9 +1,14 @@
-"""Example questions for an empty conversation, made from the sections of the books on the shelf."""
+"""Example questions for an empty conversation, made from the sections of the books on the shelf.
+
+A question is asked in the page's language, whatever the language of the heading it names:
+a reader of a Japanese page asks in Japanese about an English book too.
+"""
 
 import re
 
+from django.utils.translation import gettext
+
 from books.models import Heading
-from books.text import is_japanese
 
 SKIPPED = (Heading.Status.UNRESOLVED, Heading.Status.ABSENT, Heading.Status.REJECTED)
 _NUMBERING = re.compile(r"^\s*(?:第[0-9０-９一二三四五六七八九十百]+[編部章節款項]|"
@@ -41,10 +46,8 @@ def questions(books, limit: int = 4) -> list[str]:
 def _where(name: str) -> str:
     if name.endswith(("?", "？")):
         return name  # a heading that is itself a question
-    return f"「{name}」はどこに書いてありますか？" if is_japanese(name) else f"Where is “{name}” explained?"
+    return gettext("Where is “%(topic)s” explained?") % {"topic": name}
 
 
 def _which(name: str) -> str:
-    if is_japanese(name):
-        return f"「{name}」について、どの本を先に読むべきですか？"
-    return f"Which book covers “{name}” best?"
+    return gettext("Which book covers “%(topic)s” best?") % {"topic": name}

@@ -5,6 +5,8 @@ in the written guide and the place the model's terms put first, and a short
 answer that cited it. What stays is said once, in the answer's note: which book
 was deleted, so an old conversation reads as answers about a shelf that has
 changed, not as a broken page (the conversation shows each such note once).
+An option of the librarian's question that named a place in the book stays, marked
+``gone``: the reader sees what was offered, and that it cannot be chosen any more.
 """
 
 import re
@@ -114,13 +116,29 @@ def _forget_in_guide(answer, book_id: int, picks_left: bool) -> bool:
     kept = [place for place in places if not _of(place, book_id)]
     refined = guide.get("refined")
     refined_gone = isinstance(refined, dict) and _of(refined.get("place"), book_id)
-    if len(kept) == len(places) and not refined_gone:
+    asked = mark_gone(guide.get("clarify"), book_id)
+    if len(kept) == len(places) and not refined_gone and asked is None:
         return False
-    guide = {**guide, "places": kept}
+    guide = {**guide, "places": kept, **({"clarify": asked} if asked else {})}
     if refined_gone:
         guide.pop("refined")
-    answer.guide = guide if kept or picks_left or guide.get("refined") else None
+    if kept or picks_left or guide.get("refined"):
+        answer.guide = guide
+    else:  # the question asked stays, over its options: the reader sees which went
+        answer.guide = {key: guide[key] for key in ("language", "clarify") if key in guide} \
+            if guide.get("clarify") else None
     return True
+
+
+def mark_gone(asked, book_id: int) -> dict | None:
+    """Return the librarian's stored question with its options in book_id marked gone (and
+    no longer pointing at a card), or None where none of its options is in that book."""
+    options = asked.get("options") if isinstance(asked, dict) else None
+    if not isinstance(options, list) or not any(_of(o, book_id) and not o.get("gone")
+                                                for o in options):
+        return None
+    return {**asked, "options": [{**o, "gone": True, "n": None} if _of(o, book_id) else o
+                                 for o in options]}
 
 
 def _of(item, book_id: int) -> bool:

@@ -5,9 +5,10 @@ on the book, stores its own results, and can be run again from the start or
 resumed after a crash without redoing work it has already recorded.
 
 The runner calls ``setup`` once, then ``run``, then always ``cleanup``.
-``run`` returns a one-line summary for people, reports progress through the
-callable it is given, and raises ``StageError`` for failures it understands.
-Any other exception is a bug: the runner records it as an internal error.
+``run`` returns a short summary for people, as notes (``indexing.notes``: a list of
+sentences, each a list of clauses, worded in the reader's language when shown), reports
+progress through the callable it is given, and raises ``StageError`` for failures it
+understands. Any other exception is a bug: the runner records it as an internal error.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, ClassVar
 
+from indexing import notes
 from indexing.ocr.engines import OcrConfig
 from librarian.config import setting
 from librarian.errors import LibrarianError
@@ -39,14 +41,16 @@ waits for; "" clears it).
 
 
 class StageError(LibrarianError):
-    """A failure the stage understands: message is for people, detail for the log.
+    """A failure the stage understands, said by a note for people (``indexing.notes.note``;
+    message is its English), detail for the log.
 
     retryable: the runner tries the stage again later (the failure may pass).
     """
 
-    def __init__(self, message: str, *, retryable: bool = False, detail: str = "",
+    def __init__(self, said: dict | str, *, retryable: bool = False, detail: str = "",
                  code: str = "stage_failed"):
-        super().__init__(code, message, detail=detail)
+        self.notes = [[said]]
+        super().__init__(code, notes.english(self.notes), detail=detail)
         self.retryable = retryable
 
 
@@ -104,11 +108,11 @@ def wait_for_model(error, progress: Progress, done: int, total: int, until: floa
     if ready > until:
         return False
     at = time.strftime("%H:%M:%S", time.localtime(time.time() + ready - clock()))
-    progress(done, total, note=f"Waiting for the model server: {error}. Asking again at {at}.")
+    progress(done, total, note=[[notes.note("run.waiting_model", error=str(error), at=at)]])
     while (left := ready - clock()) > 0:
         sleep(min(left, 5.0))
         progress(done, total)  # raises StageCancelled where the claim was lost meanwhile
-    progress(done, total, note="")
+    progress(done, total, note=[])
     return True
 
 
@@ -125,8 +129,8 @@ class Stage(ABC):
         """Load what the stage needs (models, engines) before the book is touched."""
 
     @abstractmethod
-    def run(self, ctx: StageContext, book: Book, progress: Progress) -> str:
-        """Do the stage's work on book and return a one-line summary."""
+    def run(self, ctx: StageContext, book: Book, progress: Progress) -> list[list[dict]]:
+        """Do the stage's work on book and return its summary, as notes."""
 
     def cleanup(self) -> None:
         """Release what setup acquired. Called even when run failed."""

@@ -4,6 +4,8 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from indexing import notes
+
 
 class StageRun(models.Model):
     class Status(models.TextChoices):
@@ -27,8 +29,15 @@ class StageRun(models.Model):
     seconds = models.FloatField(null=True, blank=True, help_text="Duration of the last attempt.")
     done = models.PositiveIntegerField(default=0)
     total = models.PositiveIntegerField(default=0)
-    summary = models.CharField(max_length=500, blank=True)
-    message = models.CharField(max_length=500, blank=True, help_text="Last error, for people.")
+    resumed_from = models.PositiveIntegerField(
+        default=0, help_text="Where the current attempt began (done when it was claimed).")
+    summary = models.CharField(max_length=500, blank=True, help_text="The summary, in English.")
+    summary_notes = models.JSONField(
+        default=list, blank=True, help_text="The summary as notes, worded when shown.")
+    message = models.CharField(max_length=500, blank=True,
+                               help_text="Last error, for people, in English.")
+    message_notes = models.JSONField(
+        default=list, blank=True, help_text="Last error as notes, worded when shown.")
     error_detail = models.TextField(blank=True, help_text="Last error, for the log.")
 
     class Meta:
@@ -43,8 +52,20 @@ class StageRun(models.Model):
 
     @property
     def error(self) -> str:
-        """The last error, for people; none once the stage is done."""
+        """The last error, in English (the API's); none once the stage is done."""
         return "" if self.status == self.Status.DONE else self.message
+
+    @property
+    def problem(self) -> str:
+        """The last error, for people, in the active language; none once the stage is done."""
+        if self.status == self.Status.DONE:
+            return ""
+        return notes.sentences(self.message_notes) if self.message_notes else self.message
+
+    @property
+    def said(self) -> str:
+        """The summary, for people, in the active language (one stored before notes as it is)."""
+        return notes.sentences(self.summary_notes) if self.summary_notes else self.summary
 
     @property
     def percent(self):

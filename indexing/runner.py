@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from books.deletion import remove_files
 from books.models import Book
+from indexing import notes
 from indexing.contract import Stage, StageCancelled, StageContext, StageError
 from indexing.models import StageRun
 from indexing.stages import STAGES
@@ -29,8 +30,8 @@ from retrieval.index import writer
 logger = logging.getLogger(__name__)
 Status = StageRun.Status
 
-INTERNAL_ERROR = "Internal error while processing this stage; the details are in the server log."
-DATABASE_BUSY = "The database was busy or out of reach."
+INTERNAL_ERROR = [[notes.note("run.internal")]]
+DATABASE_BUSY = [[notes.note("run.database_busy")]]
 PROGRESS_INTERVAL = 1.0  # seconds between progress writes
 OUTCOME_RETRIES = (0.05, 0.2, 0.5, 1.0, 2.0)
 """Waits between tries to record an outcome that met a locked table (then it raises)."""
@@ -83,13 +84,14 @@ def requeue_outdated() -> int:
     served one, ``LIBRARIAN_EMBED_URL``), reaches the books already on the shelf (a rebuild
     embeds only the passages that changed, and resumes where a stopped one left off)."""
     rebuilt = 0
-    for book_ids, why in ((writer.outdated(), "Sections are cut by newer rules."),
-                          (writer.other_encoders(), "The sentence encoder changed: the "
-                                                    "passages are embedded again.")):
+    for book_ids, code in ((writer.outdated(), "run.recut"),
+                           (writer.other_encoders(), "run.reencode")):
         if book_ids:
+            why = [[notes.note(code)]]
             rebuilt += StageRun.objects.filter(book_id__in=book_ids, stage="embed",
                                                status=Status.DONE).update(
-                status=Status.PENDING, attempts=0, available_at=timezone.now(), message=why)
+                status=Status.PENDING, attempts=0, available_at=timezone.now(),
+                message=notes.english(why), message_notes=why)
     return rebuilt
 
 
@@ -123,7 +125,10 @@ def claim_next(worker: str, stages=None, book_id=None) -> StageRun | None:
             finished_at=None,
             attempts=F("attempts") + 1,
             message="",
+            message_notes=[],
             error_detail="",
+            # Where this attempt begins: its pace is of the work done since, not of all of it.
+            resumed_from=F("done"),
         )
         if claimed:
             return StageRun.objects.select_related("book").get(id=run_id)
@@ -137,24 +142,22 @@ def sweep(timeout: float | None = None) -> int:
     cutoff = timezone.now() - timedelta(seconds=timeout)
     stale = StageRun.objects.filter(status=Status.RUNNING, heartbeat_at__lt=cutoff)
     return sum(
-        _requeue(run, "the worker stopped responding", heartbeat_at__lt=cutoff)
+        _requeue(run, "silent", heartbeat_at__lt=cutoff)
         for run in stale.only("id", "attempts", "claimed_by", "stage", "book_id")
     )
 
 
 def _requeue(run: StageRun, why: str, **still) -> int:
-    """Give run back to the queue (or fail it after too many attempts) if the claim is unchanged."""
-    fields = {
-        "status": Status.PENDING,
-        "claimed_by": "",
-        "message": f"Interrupted: {why}; the stage was requeued.",
-    }
+    """Give run back to the queue (or fail it after too many attempts) if the claim is unchanged.
+
+    why: "silent" (the worker stopped beating) or "ended" (its process is gone).
+    """
+    said = [[notes.note(f"run.interrupted_{why}")]]
+    fields = {"status": Status.PENDING, "claimed_by": ""}
     if run.attempts >= setting("MAX_ATTEMPTS"):
-        fields.update(
-            status=Status.FAILED,
-            message=f"Gave up after {run.attempts} attempts: {why}.",
-            finished_at=timezone.now(),
-        )
+        said = [[notes.note(f"run.gave_up_{why}", n=run.attempts)]]
+        fields.update(status=Status.FAILED, finished_at=timezone.now())
+    fields.update(message=notes.english(said), message_notes=said)
     # Conditional on the same claim: a worker that is alive after all keeps it.
     updated = StageRun.objects.filter(
         id=run.id, status=Status.RUNNING, claimed_by=run.claimed_by, **still
@@ -176,7 +179,7 @@ def release_orphans() -> int:
     for run in running.only("id", "attempts", "claimed_by", "stage", "book_id"):
         pid = run.claimed_by.split(":")[1]
         if pid.isdigit() and not _process_alive(int(pid)):
-            count += _requeue(run, "the worker process ended")
+            count += _requeue(run, "ended")
     return count
 
 
@@ -198,6 +201,7 @@ def retry(run: StageRun) -> bool:
             attempts=0,
             available_at=timezone.now(),
             message="",
+            message_notes=[],
             error_detail="",
         )
     )
@@ -221,9 +225,12 @@ class _Claim:
         return StageRun.objects.filter(id=self.run.id, status=Status.RUNNING, claimed_by=self.worker)
 
     def progress(self, done: int, total: int, checkpoint: bool = False,
-                 note: str | None = None) -> None:
+                 note: list | None = None) -> None:
+        """Record how far the stage is; note (stored notes, ``indexing.notes``) says why it
+        waits, [] that it waits no more."""
         now = time.monotonic()
-        said = {} if note is None else {"message": note[:500]}
+        said = {} if note is None else {"message": notes.english(note)[:500],
+                                        "message_notes": note}
         if now - self.last_write < PROGRESS_INTERVAL and done < total and not checkpoint \
                 and not said:
             return
@@ -303,7 +310,7 @@ def execute(run: StageRun, worker: str, ctx: StageContext | None = None) -> str:
         _forget_if_deleted(run)
         return "cancelled"
     except StageError as error:
-        return _record_failure(run, claim, error.message, error.detail, error.retryable)
+        return _record_failure(run, claim, error.notes, error.detail, error.retryable)
     except OperationalError as error:  # the database busy or gone for a moment: try again
         logger.warning("Database error in %s of book %s: %s", run.stage, run.book_id, error)
         return _record_failure(run, claim, DATABASE_BUSY, traceback.format_exc(), True)
@@ -313,10 +320,14 @@ def execute(run: StageRun, worker: str, ctx: StageContext | None = None) -> str:
     finally:
         heartbeat.stop.set()
         stage.cleanup()
-    if not claim.finish(status=Status.DONE, summary=summary[:500], done=F("total"), message=""):
+    # A stage's notes (a plain string, from a stage written before notes, is kept as it is).
+    said = summary if isinstance(summary, list) else []
+    english = notes.english(said) if said else str(summary)
+    if not claim.finish(status=Status.DONE, summary=english[:500], summary_notes=said,
+                        done=F("total"), message="", message_notes=[]):
         _forget_if_deleted(run)
         return "cancelled"
-    logger.info("Finished %s of book %s: %s", run.stage, run.book_id, summary)
+    logger.info("Finished %s of book %s: %s", run.stage, run.book_id, english)
     return Status.DONE
 
 
@@ -327,16 +338,19 @@ def _forget_if_deleted(run: StageRun) -> None:
         remove_files(run.book_id, run.book.sha256)
 
 
-def _record_failure(run, claim, message, detail, retryable) -> str:
+def _record_failure(run, claim, said: list, detail, retryable) -> str:
+    """Record a failed attempt, said by notes: queued again later where it may pass."""
     if retryable and run.attempts < setting("MAX_ATTEMPTS"):
         delay = min(600, 10 * 2 ** (run.attempts - 1))
         status = Status.PENDING
         extra = {"available_at": timezone.now() + timedelta(seconds=delay)}
-        message = f"{message} Retrying in {delay} s."
+        said = [*said, [notes.note("run.retrying", seconds=delay)]]
     else:
         status, extra = Status.FAILED, {}
+    message = notes.english(said)
     logger.error("%s of book %s: %s\n%s", run.stage, run.book_id, message, detail)
-    claim.finish(status=status, message=message[:500], error_detail=detail, **extra)
+    claim.finish(status=status, message=message[:500], message_notes=said, error_detail=detail,
+                 **extra)
     return status
 
 

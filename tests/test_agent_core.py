@@ -35,7 +35,7 @@ def test_a_wide_gap_is_narrowed_around_the_printed_page():
 
 def test_a_wide_gap_without_the_printed_page_is_not_shown():
     win = window(heads(10, None, 90, printed={1: "999"}), 1, 100, set(), {})
-    assert win.pages == [] and "too many to check" in win.why_empty
+    assert win.pages == [] and win.why_empty["code"] == "agent.too_many"
 
 
 def page(*texts, tall=(), top=120, number=7):

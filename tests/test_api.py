@@ -96,7 +96,7 @@ def test_it_lists_and_shows_books_with_their_stages(bob_client, shelve, english_
     assert detail["stages"]["ocr"] == {
         "status": "done", "done": 3, "total": 3, "attempts": 1,
         "seconds": detail["stages"]["ocr"]["seconds"],
-        "summary": "3 pages, 3 from the text layer", "error": "",
+        "summary": "3 pages, 3 from the text layer.", "error": "",
     }
     assert detail["languages"] == ["en"]
     assert bob_client.get("/api/books/999").status_code == 404

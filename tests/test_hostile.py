@@ -123,7 +123,7 @@ def test_a_bomb_is_not_decoded_and_the_next_book_is_read(kind, tmp_path, english
     boats = register_path(english_pdf).book
     runs = run_everything()
     assert {run.status for run in runs.values()} == {"done"}
-    assert runs[(bomb.title, "ocr")].summary == "1 pages, 1 could not be read"
+    assert runs[(bomb.title, "ocr")].summary == "1 page, 1 could not be read."
     assert Page.objects.get(book=bomb).error == error
     assert Page.objects.filter(book=boats, source="text_layer").count() == 3
 
@@ -210,7 +210,7 @@ def test_scripts_and_attachments_are_noted_never_run_or_extracted(tmp_path, data
     runs = run_everything()
     assert {run.status for run in runs.values()} == {"done"}
     summary = runs[(result.book.title, "ocr")].summary
-    assert summary.startswith("1 pages, 1 from the text layer. It contains JavaScript")
+    assert summary.startswith("1 page, 1 from the text layer. It contains JavaScript")
     assert "PWNED" not in capfd.readouterr().out
     files = [path.name for path in data_dir.rglob("*") if path.is_file()]
     assert "evil.sh" not in files and not (tmp_path.parent / "evil.sh").exists()

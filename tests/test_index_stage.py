@@ -69,7 +69,7 @@ def test_the_stage_stores_the_tree_labels_and_anomalies(indexed):
     assert book.anomalies == [{"kind": "missing_page", "pages": [3], "detail": "Printed page 3 is missing."}]
     run = book.stage_runs.get(stage="index")
     assert run.summary == ("4 headings from the printed contents, 2 placed exactly, "
-                           "1 placed approximately, 1 not placed")
+                           "1 placed approximately, 1 not placed.")
 
 
 def test_only_unplaced_headings_are_flagged_for_review(indexed):

@@ -105,7 +105,7 @@ class TestTheStage:
     def test_scanned_pages_are_read_by_the_engine(self, shelve, tmp_path, fake_engine):
         book = shelve(make_scan_pdf(tmp_path / "scan.pdf", count=3))
         ocr = book.stage_runs.get(stage="ocr")
-        assert ocr.summary == "3 pages, 3 read by OCR"
+        assert ocr.summary == "3 pages, 3 read by OCR."
         page = book.pages.get(number=2)
         assert page.source == Page.Source.OCR
         assert page.text == "12\nKnots and hitches"
@@ -120,7 +120,7 @@ class TestTheStage:
         book = shelve(make_scan_pdf(tmp_path / "scan.pdf", count=3))
         ocr = book.stage_runs.get(stage="ocr")
         assert ocr.status == "done"
-        assert ocr.summary == "3 pages, 3 read by OCR"  # page 2 was read on the second try
+        assert ocr.summary == "3 pages, 3 read by OCR."  # page 2 was read on the second try
         assert fake_engine.calls == 4
 
     def test_pages_are_read_side_by_side_and_stored_in_order(
@@ -145,7 +145,7 @@ class TestTheStage:
         settings.LIBRARIAN_OCR_ENGINE = "slow"
         settings.LIBRARIAN_OCR_BATCH_PAGES = 2
         book = shelve(make_scan_pdf(tmp_path / "scan.pdf", count=5))
-        assert book.stage_runs.get(stage="ocr").summary == "5 pages, 5 read by OCR"
+        assert book.stage_runs.get(stage="ocr").summary == "5 pages, 5 read by OCR."
         assert list(book.pages.order_by("number").values_list("number", "text")) == [
             (n, "1 page") for n in range(1, 6)]  # one page a call
         assert SlowEngine.most == 2
@@ -153,7 +153,8 @@ class TestTheStage:
     def test_a_page_that_keeps_failing_is_recorded(self, shelve, tmp_path, fake_engine):
         fake_engine.fail_on = {2, 4}
         book = shelve(make_scan_pdf(tmp_path / "scan.pdf", count=3))
-        assert book.stage_runs.get(stage="ocr").summary == "3 pages, 2 read by OCR, 1 could not be read"
+        assert book.stage_runs.get(stage="ocr").summary == \
+            "3 pages, 2 read by OCR, 1 could not be read."
         failed = book.pages.get(number=2)
         assert (failed.source, failed.error) == ("none", "The OCR engine failed on this page.")
 
@@ -221,7 +222,7 @@ class TestPaddleOcr:
         settings.LIBRARIAN_OCR_BATCH_PAGES = 2
         book = shelve(scan_of(english_pdf, tmp_path / "boats-scan.pdf"))
         ocr = book.stage_runs.get(stage="ocr")
-        assert ocr.summary == "3 pages, 3 read by OCR"
+        assert ocr.summary == "3 pages, 3 read by OCR."
         page = book.pages.get(number=3)
         assert "bowline makes a fixed loop" in page.text
         x0, y0, x1, y1 = page.lines[0]["box"]

@@ -39,14 +39,14 @@ def test_a_book_being_read_is_listed_at_its_stage_with_its_progress(boats, fune)
         {"book_id": fune.pk, "title": fune.title, "stage": "ocr", "done": 2, "total": 3}]
     ocr = [s.name for s in STAGES].index("ocr") + 1
     assert reading.progress_text(found[0]) == \
-        f"Reading pages, 2 of 3 pages (stage {ocr} of {len(STAGES)})"
+        f"Reading the pages (OCR), 2 of 3 pages (stage {ocr} of {len(STAGES)})"
 
 
 def test_a_book_waiting_for_its_next_stage_is_still_being_read(fune):
     at_stage(fune, "embed", status=Status.PENDING)
     [book] = reading.being_read()
     assert book.stage == "embed" and (book.done, book.total) == (0, 0)
-    assert reading.progress_text(book).startswith("waiting: indexing sections for questions")
+    assert reading.progress_text(book).startswith("waiting: preparing the sections for questions")
 
 
 def test_finished_and_failed_books_are_not_being_read(boats, fune):
@@ -68,7 +68,7 @@ def test_a_question_with_no_answer_while_a_book_is_read_is_not_called_unanswered
     summary = events[0][1]["html"]
     assert "Nothing on the shelf" not in summary
     assert "1 book is still being read" in summary
-    assert fune.title in summary and "Reading pages, 1 of 3 pages" in summary
+    assert fune.title in summary and "Reading the pages (OCR), 1 of 3 pages" in summary
     page = bob_client.get(reverse("conversation", args=[data["conversation"]])).content.decode()
     assert "still being read" in page and "Nothing on the shelf" not in page
 

@@ -545,13 +545,18 @@ def test_a_rebuilt_or_deleted_book_leaves_no_sections_behind(shelf):
 
 def test_every_question_and_follow_up_the_chat_page_suggests_works(shelf):
     """The page suggests these forms (chat.html, chat/examples.py): each must answer."""
+    from django.utils import translation
+
     from chat import examples
 
     sailing, koukai = shelf
     where = retrieval.ask(examples._where("Bowline"))
     assert first(where) == ("Sailing Handbook", "2.1 Bowline")
-    japanese = retrieval.ask(examples._where("霧"))
+    with translation.override("ja"):  # the questions are in the page's language
+        japanese = retrieval.ask(examples._where("霧"))
+        across = retrieval.ask(examples._where("Bowline"))
     assert first(japanese) == ("航海の手引き", "1.2 霧")
+    assert first(across) == ("Sailing Handbook", "2.1 Bowline")
     which = retrieval.ask(examples._which("knots"))
     assert which.type == "which_book" and which.recommendation[0].book_title == "Sailing Handbook"
     this_book = retrieval.ask("この本で低気圧はどこに書いてありますか？", context=japanese.context())

@@ -4,7 +4,7 @@ import pytest
 from django.utils import timezone
 
 from books.models import Page
-from indexing import runner
+from indexing import notes, runner
 from indexing.contract import Stage, StageError
 from indexing.models import StageRun
 
@@ -112,7 +112,8 @@ def test_a_bug_becomes_an_internal_error_with_the_traceback_logged(book, stages)
     runner.run_pending("w1")
     first = run_of(book, "first")
     assert first.status == Status.FAILED
-    assert first.message == runner.INTERNAL_ERROR
+    assert first.message == notes.english(runner.INTERNAL_ERROR)
+    assert first.message_notes == runner.INTERNAL_ERROR
     assert "ZeroDivisionError: oops" in first.error_detail
 
 
@@ -133,7 +134,7 @@ def test_a_busy_database_is_tried_again_later_not_failed(book, stages):
     runner.run_pending("w1")
     first = run_of(book, "first")
     assert first.status == Status.PENDING and first.available_at > timezone.now()
-    assert first.message.startswith(runner.DATABASE_BUSY)
+    assert first.message.startswith(notes.english(runner.DATABASE_BUSY))
     assert "database is locked" in first.error_detail
 
 
@@ -193,11 +194,15 @@ def test_a_claim_by_a_process_that_ended_on_this_host_is_released_at_once(book):
 def test_a_stage_waiting_for_the_model_server_says_so_on_the_book_page(book, stages):
     claimed = runner.claim_next("w1")
     claim = runner._Claim(claimed, "w1")
-    claim.progress(3, 10, note="Waiting for the model server: it answered 503.")
-    assert run_of(book, "first").message == "Waiting for the model server: it answered 503."
-    claim.progress(2, 10, note="")  # a note is written even where the count would go back
+    waiting = [[notes.note("run.waiting_model", error="it answered 503", at="12:00:05")]]
+    claim.progress(3, 10, note=waiting)
     shown = run_of(book, "first")
-    assert (shown.message, shown.done, shown.total) == ("", 3, 10)
+    assert shown.message == ("Waiting for the model server (it answered 503): asking again "
+                             "at 12:00:05.")
+    assert shown.message_notes == waiting
+    claim.progress(2, 10, note=[])  # a note is written even where the count would go back
+    shown = run_of(book, "first")
+    assert (shown.message, shown.message_notes, shown.done, shown.total) == ("", [], 3, 10)
 
 
 def test_a_worker_whose_claim_was_taken_stops_without_recording(book, stages):
@@ -224,7 +229,7 @@ class TestTheRealPipeline:
             "previews": "done", "ocr": "done", "ingest": "done", "index": "done",
             "backindex": "done", "verify": "done", "embed": "done",
         }
-        assert runs["ocr"].summary == "3 pages, 3 from the text layer"
+        assert runs["ocr"].summary == "3 pages, 3 from the text layer."
         assert (runs["ocr"].done, runs["ocr"].total) == (3, 3)
         page = book.pages.get(number=2)
         assert page.source == Page.Source.TEXT_LAYER
@@ -253,7 +258,7 @@ class TestTheRealPipeline:
         book = shelve(make_scan_pdf(tmp_path / "scan.pdf", count=2))
         ocr = book.stage_runs.get(stage="ocr")
         assert ocr.status == Status.DONE
-        assert ocr.summary == "2 pages, 2 without text (no OCR engine is configured)"
+        assert ocr.summary == "2 pages, 2 without text (no OCR engine is configured)."
         assert set(book.pages.values_list("source", flat=True)) == {"none"}
         assert book.stage_runs.get(stage="ingest").summary == "No page has text yet: nothing to search."
 

@@ -388,5 +388,6 @@ def test_the_verify_stage_waits_for_a_resting_server_and_says_so(settings):
     assert notes == []  # past the stage's time: it goes on without the model
     assert wait_for_model(error, progress, 1, 4, until=200.0, clock=lambda: now[0],
                           sleep=lambda s: now.__setitem__(0, now[0] + s))
-    assert notes[0].startswith("Waiting for the model server: the model server failed")
-    assert notes[-1] == "" and now[0] == 130.0
+    assert notes[0][0][0]["code"] == "run.waiting_model"
+    assert notes[0][0][0]["error"].startswith("the model server failed")
+    assert notes[-1] == [] and now[0] == 130.0

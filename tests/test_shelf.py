@@ -11,7 +11,6 @@ from chat.models import Conversation, Message
 from chat.signals import is_removal
 from indexing import runner
 from indexing.models import StageRun
-from indexing.stages import STAGES
 
 pytestmark = pytest.mark.django_db
 
@@ -265,10 +264,12 @@ def test_the_authors_a_pdf_names_are_registered_as_several(shelve, tmp_path):
 def test_a_book_read_to_the_end_shows_one_ready_state_not_a_chip_per_stage(bob_client, boats):
     content = bob_client.get(reverse("shelf")).content.decode()
     assert '<p class="ready small"' in content and 'class="badge done"' not in content
-    boats.stage_runs.filter(stage="embed").update(status=StageRun.Status.FAILED)
+    boats.stage_runs.filter(stage="embed").update(status=StageRun.Status.FAILED, done=3, total=9,
+                                                  message="Broken.")
     content = bob_client.get(reverse("shelf")).content.decode()
-    assert 'class="ready' not in content and 'class="badge failed"' in content
-    assert content.count('class="badge done"') == len(STAGES) - 1  # every stage but embed
+    assert 'class="ready' not in content and 'class="badge' not in content  # one bar, no chips
+    assert "Stopped: Preparing the sections for questions failed." in content
+    assert "(step 7 of 7)" in content and "Broken." in content and "embed" not in content
 
 
 def test_a_deleted_books_places_leave_the_guide_and_a_note_is_shown_once(alice, alice_client,
@@ -297,3 +298,73 @@ def test_a_deleted_books_places_leave_the_guide_and_a_note_is_shown_once(alice, 
     fune.delete()  # a second book gone: the note speaks of books
     first.refresh_from_db()
     assert first.note.startswith("Books cited here have been deleted") and first.guide is None
+
+
+LABELS = {"en": "A Short Guide to Boats › 2 Knots, p. 3",
+          "ja": "『A Short Guide to Boats』2 Knots（3ページ）"}
+
+
+def _asked_between(user, boats, fune, question="Where are knots explained?") -> Message:
+    """Return an answer that asked which of two places (one in each book) the reader means,
+    stored as the chat stores one (its guide's question, its context's options)."""
+    from chat import clarify
+    from chat.cards import card
+    from retrieval.results import Answer, Clarification, Option, Result
+
+    def place(book, n, crumb):
+        return Result(book_id=book.pk, book_title=book.title, breadcrumb=[crumb],
+                      heading_id=None, page_start=3, page_end=3,
+                      printed_start="3", printed_end="3", excerpt="", terms=[], score=1.0 / n)
+
+    shown = [place(boats, 1, "2 Knots"), place(fune, 2, "第2章 結び")]
+    language = "ja" if question.startswith("結び") else "en"
+    asked = Clarification("Which one do you mean?",
+                          (Option(shown[0], LABELS[language], "knot"),
+                           Option(shown[1], "fune › 第2章 結び, p. 3", "結び")))
+    answer = Answer("lookup", question, results=tuple(shown), clarify=asked, language=language)
+    cards = [card(result, n) for n, result in enumerate(shown, 1)]
+    conversation = Conversation.objects.create(user=user, title="Knots")
+    Message.objects.create(conversation=conversation, role=Message.Role.USER, text=question)
+    return Message.objects.create(
+        conversation=conversation, role=Message.Role.ASSISTANT, results=cards,
+        guide={"language": language, "places": [], "clarify": clarify.stored(answer, cards)},
+        context=answer.context())
+
+
+def test_a_deleted_books_option_in_an_old_question_is_not_offered(alice, alice_client,
+                                                                  boats, fune):
+    asked = _asked_between(alice, boats, fune)
+    alice_client.post(reverse("book-delete", args=[boats.pk]))
+    page = alice_client.get(asked.conversation.get_absolute_url()).content.decode()
+    assert 'data-question="fune › 第2章 結び, p. 3"' in page  # the other book's option stays
+    assert 'value="A Short Guide to Boats › 2 Knots, p. 3"' not in page  # nothing to click
+    assert "A Short Guide to Boats › 2 Knots, p. 3" in page  # still read, marked as gone
+    assert "in a book deleted from the shelf since" in page
+    assert "has been deleted from the shelf since" in page  # the answer says it once too
+
+
+def test_choosing_a_deleted_books_option_says_so(alice, alice_client, boats, fune):
+    """A page opened before the deletion still shows the button: its answer says why
+    nothing comes, and shows no other book's pages."""
+    asked = _asked_between(alice, boats, fune)
+    alice_client.post(reverse("book-delete", args=[boats.pk]))
+    alice_client.post(reverse("chat-ask"), {"conversation": asked.conversation_id,
+                                            "question": "A Short Guide to Boats › 2 Knots, p. 3"})
+    reply = Message.objects.filter(role=Message.Role.ASSISTANT).latest("id")
+    assert reply.results == []
+    page = alice_client.get(asked.conversation.get_absolute_url()).content.decode()
+    said = page[page.index(f'id="message-{reply.pk}"'):]
+    assert "That place was in a book deleted from the shelf since" in said
+    assert "Try other words" not in said and f"/books/{fune.pk}/" not in said  # no other pages
+
+
+def test_a_japanese_question_says_its_option_is_gone_in_japanese(alice, alice_client, boats,
+                                                                 fune):
+    asked = _asked_between(alice, boats, fune, question="結びはどこに書いてありますか？")
+    alice_client.post(reverse("book-delete", args=[boats.pk]))
+    alice_client.post(reverse("chat-ask"), {"conversation": asked.conversation_id,
+                                            "question": LABELS["ja"]})
+    page = alice_client.get(asked.conversation.get_absolute_url(),
+                            HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "— その後書棚から削除された本にありました" in page  # the question's language
+    assert "その箇所は、その後書棚から削除された本にありました" in page

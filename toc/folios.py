@@ -10,7 +10,7 @@ agreeing anchors are filled in; where offsets change, the change is reported
 from dataclasses import dataclass, field
 
 from toc.folio_reads import Folio, candidates
-from toc.model import Anomaly
+from toc.model import Anomaly, anomaly
 from toc.numbers import label
 
 SUPPORT_WINDOW = 3  # pages each way where an agreeing folio supports a read
@@ -100,10 +100,9 @@ def _fill_gap(mapping: Mapping, left: Folio, right: Folio, line_counts) -> None:
             mapping.values[page] = (left.kind, page - left.offset)
         return
     if extra > 0 and right.value == left.value and not gap:
-        mapping.anomalies.append(Anomaly(
-            "duplicate_page", [left.page, right.page],
-            f"pages {left.page} and {right.page} both read {label(left.kind, left.value)}",
-        ))
+        mapping.anomalies.append(anomaly(
+            "duplicate_page", [left.page, right.page], "duplicate_page",
+            first=left.page, second=right.page, label=label(left.kind, left.value)))
         return
     if 0 < extra <= len(gap):
         _fill_plates(mapping, left, right, gap, extra, line_counts)
@@ -175,11 +174,11 @@ def _report_runs(mapping: Mapping, anchors: list[Folio]) -> None:
     for before, run, after in zip([None] + runs, runs, runs[1:] + [None]):
         if before and after and before[-1].kind == after[0].kind == run[0].kind:
             if before[-1].offset == after[0].offset != run[0].offset:
-                mapping.anomalies.append(Anomaly(
-                    "out_of_order", [f.page for f in run],
-                    f"pages {run[0].page}–{run[-1].page} read "
-                    f"{label(run[0].kind, run[0].value)}–{label(run[-1].kind, run[-1].value)}",
-                ))
+                mapping.anomalies.append(anomaly(
+                    "out_of_order", [f.page for f in run], "out_of_order_run",
+                    first=run[0].page, last=run[-1].page,
+                    first_label=label(run[0].kind, run[0].value),
+                    last_label=label(run[-1].kind, run[-1].value)))
                 continue
         if before and before[-1].kind == run[0].kind:
             _report_change(mapping, before[-1], run[0])
@@ -187,15 +186,12 @@ def _report_runs(mapping: Mapping, anchors: list[Folio]) -> None:
 
 def _report_change(mapping: Mapping, left: Folio, right: Folio) -> None:
     if right.value < left.value:
-        mapping.anomalies.append(Anomaly(
-            "out_of_order", [left.page, right.page],
-            f"page {right.page} reads {label(right.kind, right.value)} after "
-            f"{label(left.kind, left.value)} on page {left.page}",
-        ))
+        mapping.anomalies.append(anomaly(
+            "out_of_order", [left.page, right.page], "out_of_order",
+            page=right.page, label=label(right.kind, right.value),
+            before=label(left.kind, left.value), before_page=left.page))
     elif right.offset < left.offset:
         missing = left.offset - right.offset
-        mapping.anomalies.append(Anomaly(
-            "missing_page", [left.page, right.page],
-            f"{missing} printed page(s) missing between {label(left.kind, left.value)} "
-            f"and {label(right.kind, right.value)}",
-        ))
+        mapping.anomalies.append(anomaly(
+            "missing_page", [left.page, right.page], "missing_page", count=missing,
+            before=label(left.kind, left.value), after=label(right.kind, right.value)))

@@ -22,11 +22,55 @@ RECORD_FIELDS = ("number", "width", "height", "lines", "gutter")
 
 @dataclass(frozen=True)
 class Anomaly:
-    """Something about the book's pages or TOC that a reviewer should see."""
+    """Something about the book's pages or TOC that a reviewer should see.
 
-    kind: str  # missing_page, duplicate_page, out_of_order, far_from_toc, toc_page_number
+    code and values say it as data (``anomaly`` makes one): the pages show it in the
+    reader's language from them (``indexing.notes``); detail is its English, for logs.
+    """
+
+    kind: str  # missing_page, duplicate_page, out_of_order, far_from_toc, toc_page_number, …
     pages: list[int]
     detail: str
+    code: str = ""  # a key of ANOMALY_WORDS ("" in an anomaly made before codes)
+    values: dict = field(default_factory=dict)
+
+
+# The English of each anomaly's code; indexing.notes has the same words for translation.
+ANOMALY_WORDS = {
+    "duplicate_page": "pages %(first)s and %(second)s both read %(label)s",
+    "out_of_order_run": "pages %(first)s–%(last)s read %(first_label)s–%(last_label)s",
+    "out_of_order": "page %(page)s reads %(label)s after %(before)s on page %(before_page)s",
+    "missing_page": "%(count)s printed page(s) missing between %(before)s and %(after)s",
+    "far_from_toc": "“%(title)s” found on page %(page)s, TOC and folios say %(predicted)s",
+    "far_from_toc_unknown": "“%(title)s” found on page %(page)s, TOC and folios say unknown",
+    "toc_page_confirmed": "“%(title)s”: printed %(read)s read, %(confirmed)s confirmed",
+    "toc_page_order": "“%(title)s”: printed %(read)s breaks the page order",
+    "outline_level": ("“%(title)s”: level %(printed)s by the printed contents, %(outline)s by "
+                      "the PDF's outline; the outline's is taken"),
+    "outline_page": ("“%(title)s”: the printed contents place it on page %(printed)s, the "
+                     "PDF's outline on page %(outline)s; page %(taken)s is taken"),
+    "outline_titles": ("The PDF's outline and the printed contents share no titles; the "
+                       "printed contents are used"),
+    "outline_order": ("“%(title)s” stands in another order in the PDF's outline (bookmark "
+                      "%(bookmark)s) than in the printed contents"),
+    "outline_missing": "“%(title)s” (printed contents) is not in the PDF's outline",
+    "outline_extra": ("“%(title)s” (PDF's outline, level %(level)s) is not in the printed "
+                      "contents"),
+    "outline_more": "%(count)s more disagreements of this kind with the PDF's outline",
+    "order_inversion": ("“%(title)s” is on page %(page)s, before “%(before)s” on page "
+                        "%(before_page)s, though the contents list it after"),
+    "far_from_toc_agent": ("“%(title)s” found by the agent on page %(page)s; its printed page "
+                           "%(printed)s is page %(expected)s"),
+    "index_unmapped": ("%(unmapped)s of the index's %(total)s page references could not be "
+                       "mapped to a page of this book: its printed page numbers were not read "
+                       "on the pages, or the index belongs to another edition. They are kept "
+                       "as printed, unresolved"),
+}
+
+
+def anomaly(kind: str, pages: list[int], code: str, **values) -> Anomaly:
+    """Return the anomaly of kind on pages, said by code with values (its detail in English)."""
+    return Anomaly(kind, pages, ANOMALY_WORDS[code] % values, code, values)
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 
 from toc.ends import section_ends
-from toc.model import Anomaly, Entry, TocResult
+from toc.model import Anomaly, Entry, TocResult, anomaly
 from toc.text import key, numbering
 
 MIN_MARKS = 3  # fewer bookmarks than this are no outline of the book
@@ -63,13 +63,13 @@ def check(entries: list[Entry], marks: list[Mark], page_lines: dict[int, list[st
             continue
         level = max(1, mark.level - shift)
         if level != entry.level:
-            anomalies.append(Anomaly("outline_level", [p for p in [entry.page] if p], (
-                f"“{entry.title}”: level {entry.level} by the printed contents, "
-                f"{level} by the PDF's outline; the outline's is taken")))
+            anomalies.append(anomaly("outline_level", [p for p in [entry.page] if p],
+                                     "outline_level", title=entry.title, printed=entry.level,
+                                     outline=level))
         entry = replace(entry, level=level)
-        confirmed, anomaly = _page(entry, mark, holds)
+        confirmed, disagreement = _page(entry, mark, holds)
         out.append(confirmed)
-        anomalies += [anomaly] if anomaly else []
+        anomalies += [disagreement] if disagreement else []
     out = _follow_levels(entries, out, matched)
     anomalies += _one_sided(entries, marks, pairs, shift)
     return out, _capped(anomalies)
@@ -90,15 +90,14 @@ def _page(entry: Entry, mark: Mark, holds) -> tuple[Entry, Anomaly | None]:
         return replace(entry, page=mark.page, line=line, status=status,
                        confidence=confidence), None
     take_mark = on_mark or not holds(entry.page, entry.title)
-    detail = (f"“{entry.title}”: the printed contents place it on page {entry.page}, "
-              f"the PDF's outline on page {mark.page}; page "
-              f"{mark.page if take_mark else entry.page} is taken")
-    anomaly = Anomaly("outline_page", sorted({entry.page, mark.page}), detail)
+    disagreement = anomaly("outline_page", sorted({entry.page, mark.page}), "outline_page",
+                           title=entry.title, printed=entry.page, outline=mark.page,
+                           taken=mark.page if take_mark else entry.page)
     if not take_mark:
-        return entry, anomaly
+        return entry, disagreement
     status = "exact" if on_mark else "offset"
     return replace(entry, page=mark.page, line=line, status=status,
-                   confidence=OUTLINE_CONFIDENCE if on_mark else 0.7), anomaly
+                   confidence=OUTLINE_CONFIDENCE if on_mark else 0.7), disagreement
 
 
 def _follow_levels(before: list[Entry], after: list[Entry], matched: dict) -> list[Entry]:
@@ -121,9 +120,7 @@ def _follow_levels(before: list[Entry], after: list[Entry], matched: dict) -> li
 def _one_sided(entries: list[Entry], marks: list[Mark], pairs, shift: int) -> list[Anomaly]:
     """Return anomalies for titles on one side only, or in another order on the other."""
     if not pairs:
-        return [Anomaly("outline_titles", [], (
-            "The PDF's outline and the printed contents share no titles; the printed "
-            "contents are used"))]
+        return [anomaly("outline_titles", [], "outline_titles")]
     found = {i for i, _ in pairs}
     used = {j for _, j in pairs}
     deepest = max(marks[j].level for _, j in pairs)
@@ -137,12 +134,11 @@ def _one_sided(entries: list[Entry], marks: list[Mark], pairs, shift: int) -> li
             continue
         elsewhere = mark_at.get(_key(entry.title))
         if elsewhere is not None:
-            anomalies.append(Anomaly("outline_order", [p for p in [entry.page] if p], (
-                f"“{entry.title}” stands in another order in the PDF's outline "
-                f"(bookmark {elsewhere + 1}) than in the printed contents")))
+            anomalies.append(anomaly("outline_order", [p for p in [entry.page] if p],
+                                     "outline_order", title=entry.title, bookmark=elsewhere + 1))
         else:
-            anomalies.append(Anomaly("outline_missing", [p for p in [entry.page] if p], (
-                f"“{entry.title}” (printed contents) is not in the PDF's outline")))
+            anomalies.append(anomaly("outline_missing", [p for p in [entry.page] if p],
+                                     "outline_missing", title=entry.title))
     printed = {_key(entry.title) for entry in entries}
     listed = _listing_children(marks, used)
     for j in range(first, last + 1):
@@ -151,9 +147,8 @@ def _one_sided(entries: list[Entry], marks: list[Mark], pairs, shift: int) -> li
             continue
         if not listed[j]:
             continue  # the contents list none of its parent's parts: finer, not different
-        anomalies.append(Anomaly("outline_extra", [p for p in [mark.page] if p], (
-            f"“{mark.title}” (PDF's outline, level {max(1, mark.level - shift)}) is not in "
-            f"the printed contents")))
+        anomalies.append(anomaly("outline_extra", [p for p in [mark.page] if p], "outline_extra",
+                                 title=mark.title, level=max(1, mark.level - shift)))
     return anomalies
 
 
@@ -175,13 +170,12 @@ def _listing_children(marks: list[Mark], used: set[int]) -> list[bool]:
 def _capped(anomalies: list[Anomaly]) -> list[Anomaly]:
     """Return the first MAX_LISTED disagreements of each kind and a count of the rest."""
     kept, left = [], {}
-    for anomaly in anomalies:
-        if sum(1 for a in kept if a.kind == anomaly.kind) < MAX_LISTED:
-            kept.append(anomaly)
+    for found in anomalies:
+        if sum(1 for a in kept if a.kind == found.kind) < MAX_LISTED:
+            kept.append(found)
         else:
-            left[anomaly.kind] = left.get(anomaly.kind, 0) + 1
-    kept += [Anomaly(kind, [], f"{count} more disagreements of this kind with the PDF's outline")
-             for kind, count in left.items()]
+            left[found.kind] = left.get(found.kind, 0) + 1
+    kept += [anomaly(kind, [], "outline_more", count=count) for kind, count in left.items()]
     return kept
 
 

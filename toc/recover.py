@@ -7,7 +7,7 @@ from toc.ground import NEAR, Body, Placement, ground
 from toc.infer import infer
 from toc.levels import levels
 from toc.lists import split_lists
-from toc.model import Anomaly, Entry, PageRecord, TocResult, with_ends
+from toc.model import Anomaly, Entry, PageRecord, TocResult, anomaly, with_ends
 from toc.numbers import label
 from toc.outline import Mark, with_outline
 from toc.parse import Raw, parse_pages
@@ -95,10 +95,10 @@ def _place(raws: list[Raw], mapping: Mapping, body: Body, page_count: int):
         if placement and (placement.far or (
             strong[index] and abs(placement.page - predicted[index]) > NEAR
         )):
-            anomalies.append(Anomaly("far_from_toc", [placement.page], (
-                f"“{raw.title}” found on page {placement.page}, TOC and folios say "
-                f"{predicted[index] or 'unknown'}"
-            )))
+            anomalies.append(anomaly(
+                "far_from_toc", [placement.page],
+                "far_from_toc" if predicted[index] else "far_from_toc_unknown",
+                title=raw.title, page=placement.page, predicted=predicted[index]))
         entries.append(Entry(level, raw.title, page_label, page, None, status,
                              round(confidence, 3), line, raw.toc_page, raw.toc_line, raw.number))
     return with_ends(entries, page_count), anomalies
@@ -118,11 +118,11 @@ def _printed_label(raw, index, printed, bad, placement, mapping, anomalies) -> s
         order_key(found) >= order_key(b) for b in [before] if b
     ) and all(order_key(found) <= order_key(a) for a in [after] if a)
     if ok and plausible_repair(read, label(*found)):
-        anomalies.append(Anomaly("toc_page_number", [raw.toc_page],
-                                 f"“{raw.title}”: printed {read} read, {label(*found)} confirmed"))
+        anomalies.append(anomaly("toc_page_number", [raw.toc_page], "toc_page_confirmed",
+                                 title=raw.title, read=read, confirmed=label(*found)))
         return label(*found)
-    anomalies.append(Anomaly("toc_page_number", [raw.toc_page],
-                             f"“{raw.title}”: printed {read} breaks the page order"))
+    anomalies.append(anomaly("toc_page_number", [raw.toc_page], "toc_page_order",
+                             title=raw.title, read=read))
     return read
 
 

@@ -8,6 +8,7 @@ ranges and sends ``headings_changed``, all in one transaction: the listeners
 
 from django.db import transaction
 from django.db.models import Count, Max, Q
+from django.utils.translation import gettext, gettext_noop
 
 from books.headings import insert_after, restructure, revise, snapshot
 from books.models import Book, Heading, HeadingDecision, ReviewFlag
@@ -22,6 +23,8 @@ Status = Heading.Status
 Action = HeadingDecision.Action
 MAX_LEVEL = 9
 OPEN = Q(flags__resolved_at__isnull=True)
+# Stored in English on the flag; the review pages show it in their language.
+SPLIT_REASON = gettext_noop("Split from the heading before it: not placed yet.")
 
 
 class ReviewError(LibrarianError):
@@ -74,11 +77,11 @@ def check_page(book: Book, page) -> int:
     """Return page as a physical page number of book, or raise ReviewError."""
     number = page if isinstance(page, int) else whole_number(page)
     if number is None:
-        raise ReviewError("bad_page", "Give the page as a number.")
+        raise ReviewError("bad_page", gettext("Give the page as a number."))
     if not 1 <= number <= book.page_count:
-        raise ReviewError(
-            "bad_page", f"Page {number} is not in this book (it has pages 1–{book.page_count})."
-        )
+        raise ReviewError("bad_page", gettext(
+            "Page %(page)s is not in this book (it has pages 1–%(last)s).") % {
+                "page": number, "last": book.page_count})
     return number
 
 
@@ -86,14 +89,15 @@ def check_edit(title, level) -> tuple[str, int]:
     """Return the cleaned (title, level), or raise ReviewError."""
     title = " ".join(clean_text(str(title or "")).split())
     if not title:
-        raise ReviewError("bad_title", "The title cannot be empty.")
+        raise ReviewError("bad_title", gettext("The title cannot be empty."))
     if len(title) > 1000:
-        raise ReviewError("bad_title", "The title is longer than 1,000 characters.")
+        raise ReviewError("bad_title", gettext("The title is longer than 1,000 characters."))
     level = level if isinstance(level, int) else whole_number(level)
     if level is None:
-        raise ReviewError("bad_level", "Give the level as a number.")
+        raise ReviewError("bad_level", gettext("Give the level as a number."))
     if not 1 <= level <= MAX_LEVEL:
-        raise ReviewError("bad_level", f"The level must be between 1 and {MAX_LEVEL}.")
+        raise ReviewError("bad_level", gettext("The level must be between 1 and %(most)s.") % {
+            "most": MAX_LEVEL})
     return title, level
 
 
@@ -173,9 +177,9 @@ def check_split(first, second) -> tuple[tuple[str, str], tuple[str, str]]:
     for text in (first, second):
         title = " ".join(str(text or "").split())
         if not title:
-            raise ReviewError("bad_title", "Give both entries a title.")
+            raise ReviewError("bad_title", gettext("Give both entries a title."))
         if len(title) > 1000:
-            raise ReviewError("bad_title", "A title is longer than 1,000 characters.")
+            raise ReviewError("bad_title", gettext("A title is longer than 1,000 characters."))
         page = trailing_page(title)
         found.append((page[0], page[1]) if page and page[0] else (title, ""))
     return found[0], found[1]
@@ -203,8 +207,7 @@ def do_split(heading: Heading, user, first, second) -> HeadingDecision:
             printed_page=next_printed or original, status=Status.UNRESOLVED,
             toc_page=heading.toc_page, toc_line=heading.toc_line,
             inferred=heading.inferred)
-        ReviewFlag.objects.create(heading=new, severity=2, reason=(
-            f"Split from “{decision.before['title']}”: not placed yet."))
+        ReviewFlag.objects.create(heading=new, severity=2, reason=SPLIT_REASON)
         HeadingDecision.objects.create(
             heading=new, user=decision.user, action=Action.SPLIT,
             before={"split_from": decision.heading.pk}, after=snapshot(new))

@@ -222,7 +222,8 @@ def _row_box(page: PageRecord, line: int) -> tuple[float, float, float, float]:
 
 
 def agent_notes(heading: Heading, previous: Heading | None, next_: Heading | None) -> list[dict]:
-    """Return the agent's notes on heading, newest first: {reason, stale}.
+    """Return the agent's notes on heading, newest first: {reason, note, stale} (reason in
+    English, note as ``indexing.notes`` words it).
 
     A note was written about the heading's neighbours as they were; it is
     stale once a reviewer decided on a heading between (or at) its
@@ -236,5 +237,5 @@ def agent_notes(heading: Heading, previous: Heading | None, next_: Heading | Non
             heading__book_id=heading.book_id, heading__position__gte=low,
             heading__position__lte=high, at__gt=flag.created_at,
         ).exclude(heading=heading).exists()
-        notes.append({"reason": flag.agent_reason, "stale": changed})
+        notes.append({"reason": flag.agent_reason, "note": flag.agent_note, "stale": changed})
     return notes

@@ -8,6 +8,8 @@ far from the page their printed number maps to. Each report carries
 ``"by": "verify"`` so that a re-run replaces its own reports and nothing else.
 """
 
+from toc.model import ANOMALY_WORDS
+
 NEAR = 2  # pages: closer than this to the printed number's page is not an anomaly
 BY = "verify"
 
@@ -23,13 +25,9 @@ def _inversions(headings: list[dict]) -> list[dict]:
         if heading["page"] is None:
             continue
         if previous and heading["page"] < previous["page"]:
-            found.append({
-                "kind": "order_inversion", "by": BY,
-                "pages": [heading["page"], previous["page"]],
-                "detail": (f"“{heading['title']}” is on page {heading['page']}, before "
-                           f"“{previous['title']}” on page {previous['page']}, though the "
-                           "contents list it after"),
-            })
+            found.append(_report("order_inversion", [heading["page"], previous["page"]],
+                                 "order_inversion", title=heading["title"], page=heading["page"],
+                                 before=previous["title"], before_page=previous["page"]))
         previous = heading
     return found
 
@@ -45,13 +43,17 @@ def _far_agent(headings: list[dict], labels: dict[int, str]) -> list[dict]:
         if heading["status"] != "agent" or not expected:
             continue
         if min(abs(page - heading["page"]) for page in expected) > NEAR:
-            found.append({
-                "kind": "far_from_toc", "by": BY, "pages": [heading["page"], expected[0]],
-                "detail": (f"“{heading['title']}” found by the agent on page "
-                           f"{heading['page']}; its printed page {printed} is page "
-                           f"{expected[0]}"),
-            })
+            found.append(_report("far_from_toc", [heading["page"], expected[0]],
+                                 "far_from_toc_agent", title=heading["title"],
+                                 page=heading["page"], printed=printed, expected=expected[0]))
     return found
+
+
+def _report(kind: str, pages: list[int], code: str, **values) -> dict:
+    """Return an anomaly as the book stores it: said by code and values, its detail in
+    English (``toc.model.anomaly`` for the index stage's)."""
+    return {"kind": kind, "by": BY, "pages": pages, "detail": ANOMALY_WORDS[code] % values,
+            "code": code, "values": values}
 
 
 def merged(existing: list[dict], ours: list[dict]) -> list[dict]:

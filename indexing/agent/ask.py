@@ -17,6 +17,7 @@ across the call, so that a line named for the wrong heading is caught.
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
+from indexing import notes
 from indexing.agent.window import (
     MAX_TEXT,
     MapRow,
@@ -135,7 +136,12 @@ class Verdict:
     page: int | None
     line: int | None
     agreement: float
-    reason: str  # for people: what the model said, or why its answer was discarded
+    note: dict  # for people: what the model said, or why its answer was discarded (notes)
+
+    @property
+    def reason(self) -> str:
+        """The note in English, as the flag keeps it beside the note."""
+        return notes.english([[self.note]])
 
     @property
     def placed(self) -> bool:
@@ -158,19 +164,19 @@ def check_one(answer: dict, question: Question, shown, rows_at) -> Verdict:
     said = " ".join(str(answer.get("reason") or "").split())[:MAX_REASON]
     line = answer.get("line")
     if line is None:
-        return _no(f"The agent did not find it: {said or 'no reason given'}")
+        return _no(notes.note("agent.not_found", said=said) if said else
+                   notes.note("agent.not_found_silent"))
     target = shown.get(line) if _whole(line) else None
     own = {(page, row.line) for page, row in question.lines}
     if target is None or (target[0], target[1].line) not in own:
-        return _no(f"The agent answered line {line!r}, which is not one of the lines shown "
-                   "for this heading; the answer was discarded.")
+        return _no(notes.note("agent.not_shown", line=repr(line)))
     page, row = target
     title = Title.of(question.heading["title"])
     agreement = max((agree(title, body) for body in rows_at(page, row.line)), default=0.0)
     if agreement <= 0:
-        return _no(f"The agent pointed to “{row.text}” on page {page}, which does not match "
-                   "the heading; the answer was discarded.")
-    return Verdict(page, row.line, agreement, f"Found on page {page}: {said}".strip(": "))
+        return _no(notes.note("agent.no_match", text=row.text, page=page))
+    return Verdict(page, row.line, agreement, notes.note("agent.found", page=page, said=said)
+                   if said else notes.note("agent.found_silent", page=page))
 
 
 def agree(title: Title, row: BodyRow) -> float:
@@ -201,5 +207,5 @@ def _whole(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _no(reason: str) -> Verdict:
+def _no(reason: dict) -> Verdict:
     return Verdict(None, None, 0.0, reason)

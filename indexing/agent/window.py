@@ -7,6 +7,7 @@ lines that could be headings, each with its line index on the page.
 
 from dataclasses import dataclass
 
+from indexing.notes import note
 from toc.layout import body_height, rows
 from toc.match import HEADING_HEIGHT, ROW_GAP, BodyRow, page_rows, with_next
 from toc.text import key, numbering
@@ -28,7 +29,7 @@ class Window:
     pages: list[int]
     before: Neighbour | None
     after: Neighbour | None
-    why_empty: str = ""  # why no pages are shown, for people
+    why_empty: dict | None = None  # why no pages are shown: a note (indexing.notes)
 
 
 @dataclass(frozen=True)
@@ -55,15 +56,12 @@ def window(headings: list[dict], index: int, page_count: int, skip: set[int],
         printed = (headings[index].get("printed_page") or "").lower()
         hits = [page for page in pages if printed and labels.get(page, "").lower() == printed]
         if not hits:
-            return Window([], before, after, (
-                f"the pages between its placed neighbours ({low}–{high}) are too many to "
-                "check, and no page carries its printed number"
-            ))
+            return Window([], before, after, note("agent.too_many", low=low, high=high))
         centre = pages.index(hits[0])
         start = max(0, min(centre - MAX_PAGES // 2, len(pages) - MAX_PAGES))
         pages = pages[start:start + MAX_PAGES]
     if not pages:
-        return Window([], before, after, "no body pages lie between its placed neighbours")
+        return Window([], before, after, note("agent.no_pages"))
     return Window(pages, before, after)
 
 

@@ -16,6 +16,7 @@ from books import bookindex
 from books.models import Page
 from indexing import backindex
 from indexing.contract import Stage
+from indexing.notes import note
 
 
 class BackIndexStage(Stage):
@@ -23,7 +24,7 @@ class BackIndexStage(Stage):
     title = "Reading the book's index"
     unit = "steps"
 
-    def run(self, ctx, book, progress) -> str:
+    def run(self, ctx, book, progress) -> list:
         progress(0, 1)
         pages, labels = load(book)
         matter = backindex.read(pages, labels, book.lot_pages or [], book.page_count,
@@ -50,18 +51,19 @@ def ocr_text(book) -> dict[int, str]:
     return dict(pages.values_list("number", "text").iterator(chunk_size=200))
 
 
-def summarise(matter) -> str:
+def summarise(matter) -> list:
+    """Return the stage's summary: the index's entries and their pages, the lists read."""
     parts = []
     if matter.entries:
         locators = matter.locators()
         unmapped = sum(1 for loc in locators if loc.page is None)
         names = ", ".join(name for name, _ in matter.indexes)
-        parts.append(f"{len(matter.entries)} index entries ({names}), "
-                     f"{len(locators) - unmapped} of {len(locators)} page references placed")
+        parts.append(note("backindex.entries", n=len(matter.entries), names=names,
+                          placed=len(locators) - unmapped, total=len(locators)))
     else:
-        parts.append("No back-of-book index found")
+        parts.append(note("backindex.none"))
     for kind in ("figure", "table"):
         count = sum(1 for item in matter.items if item.kind == kind)
         if count:
-            parts.append(f"{count} {kind}s listed")
-    return "; ".join(parts) + "."
+            parts.append(note(f"backindex.{kind}s", n=count))
+    return [parts]

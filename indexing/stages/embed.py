@@ -13,38 +13,40 @@ import time
 
 import llm
 from indexing.contract import Stage, StageError, wait_for_model
+from indexing.notes import note
 from librarian.config import setting
 from retrieval.index import writer
 
 
 class EmbedStage(Stage):
     name = "embed"
-    title = "Indexing sections for questions"
+    title = "Preparing the sections for questions"
     unit = "passages"
 
-    def run(self, ctx, book, progress) -> str:
+    def run(self, ctx, book, progress) -> list:
         progress(0, 1)
         # A reviewer may change headings while the index is built (the change
         # cannot queue this run again while it runs): build again until the
         # headings it was built from are still the book's.
         for _ in range(REBUILDS):
             seen = headings_state(book)
-            summary = built(book, progress)
+            built = _built(book, progress)
             if headings_state(book) == seen:
                 break
-        return summary
+        return [[note("embed.done", sections=built.sections, passages=built.passages,
+                      made=built.made)]]
 
 
-def built(book, progress) -> str:
-    """Return writer.build(book)'s summary, waiting for a served encoder's server while it
-    rests; raise a retryable StageError where it does not come back in time."""
+def _built(book, progress) -> writer.Built:
+    """Return writer.build(book), waiting for a served encoder's server while it rests;
+    raise a retryable StageError where it does not come back in time."""
     until = time.monotonic() + setting("SERVED_WAIT_SECONDS")
     while True:
         try:
             return writer.build(book, progress=progress)
         except llm.Unavailable as error:
             if not wait_for_model(error, progress, 0, 1, until):
-                raise StageError(f"The encoder server did not answer: {error}.",
+                raise StageError(note("run.encoder_down", error=str(error)),
                                  retryable=True) from error
 
 

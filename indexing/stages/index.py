@@ -16,6 +16,7 @@ import toc
 from books import headings
 from books.models import Book, Page
 from indexing.contract import Stage
+from indexing.notes import note
 from toc.model import PageRecord
 from toc.outline import Mark, marks_of
 
@@ -24,10 +25,10 @@ logger = logging.getLogger(__name__)
 
 class IndexStage(Stage):
     name = "index"
-    title = "Recovering the table of contents"
+    title = "Finding the contents"
     unit = "pages read"
 
-    def run(self, ctx, book, progress) -> str:
+    def run(self, ctx, book, progress) -> list:
         total = book.page_count
         progress(0, total)
         outline = read_outline(book) if ctx.pdf_outline else []
@@ -68,7 +69,8 @@ def store(book, result) -> None:
     book.structure, book.spreads = _structure(result), result.spreads
     book.toc_pages, book.lot_pages = list(result.toc_pages), list(result.lot_pages)
     book.anomalies = [
-        {"kind": anomaly.kind, "pages": list(anomaly.pages), "detail": anomaly.detail}
+        {"kind": anomaly.kind, "pages": list(anomaly.pages), "detail": anomaly.detail,
+         **({"code": anomaly.code, "values": anomaly.values} if anomaly.code else {})}
         for anomaly in result.anomalies
     ]
     book.save(update_fields=["structure", "spreads", "toc_pages", "lot_pages", "anomalies"])
@@ -87,21 +89,21 @@ def _structure(result) -> str:
     return Book.Structure.INFERRED if result.inferred else Book.Structure.TOC
 
 
-def summarise(result) -> str:
+def summarise(result) -> list:
+    """Return the stage's summary: how many headings, from where, and how they were placed."""
     if not result.entries:
-        return "No table of contents and no headings found."
+        return [[note("index.none")]]
     counts = {}
     for entry in result.entries:
         counts[entry.status] = counts.get(entry.status, 0) + 1
-    source = "inferred from the body" if result.inferred else "from the printed contents"
-    parts = [f"{len(result.entries)} headings {source}"]
+    parts = [note("index.inferred" if result.inferred else "index.contents",
+                  n=len(result.entries))]
     if result.spreads:
-        parts[0] += ", each two-page spread read as its two book pages"
-    for status, words in (("exact", "placed exactly"), ("fuzzy", "placed approximately"),
-                          ("offset", "placed by page numbers only"), ("unresolved", "not placed")):
+        parts.append(note("index.spreads"))
+    for status in ("exact", "fuzzy", "offset", "unresolved"):
         if counts.get(status):
-            parts.append(f"{counts[status]} {words}")
+            parts.append(note(f"index.{status}", n=counts[status]))
     outline = sum(1 for anomaly in result.anomalies if anomaly.kind.startswith("outline_"))
     if outline:
-        parts.append(f"{outline} disagreement(s) with the PDF's outline")
-    return ", ".join(parts)
+        parts.append(note("index.outline", n=outline))
+    return [parts]

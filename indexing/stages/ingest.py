@@ -3,15 +3,16 @@
 from books import search
 from books.text import detect_languages
 from indexing.contract import Stage
+from indexing.notes import note
 
 LANGUAGE_SAMPLE_PAGES = 60
 
 
 class IngestStage(Stage):
     name = "ingest"
-    title = "Making text searchable"
+    title = "Making the text searchable"
 
-    def run(self, ctx, book, progress) -> str:
+    def run(self, ctx, book, progress) -> list:
         indexed = search.index_book(book, progress)
         if not book.languages_fixed:  # a librarian's choice stands
             sample = book.pages.exclude(text="").order_by("number").values_list("text", flat=True)
@@ -20,5 +21,5 @@ class IngestStage(Stage):
             book.save(update_fields=["languages"])
         progress(book.page_count, book.page_count)
         if not indexed:
-            return "No page has text yet: nothing to search."
-        return f"{indexed} of {book.page_count} pages searchable"
+            return [[note("ingest.none")]]
+        return [[note("ingest.done", n=indexed, total=book.page_count)]]

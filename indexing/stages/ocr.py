@@ -21,9 +21,10 @@ from django.db import transaction
 
 from books.models import Page
 from books.page_limits import PageTooLarge, check_drawing
-from books.registration import active_content
+from books.registration import active_kinds
 from books import textlayer
 from indexing.contract import Stage, StageError
+from indexing.notes import note
 from indexing.ocr import read
 from indexing.ocr.engines import ENGINES, EngineUnavailable, get_engine
 from indexing.ocr.render import render
@@ -47,7 +48,7 @@ class Prepared:
 
 class OcrStage(Stage):
     name = "ocr"
-    title = "Reading pages"
+    title = "Reading the pages (OCR)"
 
     def setup(self, ctx):
         self.config = ctx.ocr
@@ -59,9 +60,9 @@ class OcrStage(Stage):
         try:
             return get_engine(self.config)
         except EngineUnavailable as error:
-            raise StageError(f"The OCR engine cannot be loaded: {error}") from error
+            raise StageError(note("ocr.engine", error=str(error))) from error
 
-    def run(self, ctx, book, progress) -> str:
+    def run(self, ctx, book, progress) -> list:
         sources = dict(book.pages.values_list("number", "source"))
         finished = {n for n, source in sources.items() if source in FINISHED or not self.can_read}
         total = book.page_count
@@ -78,13 +79,13 @@ class OcrStage(Stage):
             counts[source] += 1
         summary = summarise(counts, total, book.pages.exclude(error="").count(), self.can_read)
         # Scripts and attachments are never run or opened; the summary says they are there.
-        return ". ".join([summary, *active_content_of(book.path)])
+        return [summary, *([note(f"pdf.{kind}")] for kind in active_content_of(book.path))]
 
     def _read_pages(self, ctx, book, numbers, finished, progress):
         try:
             document = pymupdf.open(book.path)
         except (OSError, RuntimeError, ValueError) as error:
-            raise StageError("The stored PDF could not be opened.", detail=repr(error)) from error
+            raise StageError(note("pdf.unopenable"), detail=repr(error)) from error
         # Either batch_pages calls of one page at once (engines that read side by
         # side) or one call of batch_pages pages (a GPU batch); pages keep their order.
         side_by_side = getattr(ENGINES.get(ctx.ocr.engine), "side_by_side", False)
@@ -182,7 +183,7 @@ def prepare_page(page, stored: Page, ctx, can_read: bool) -> Prepared:
 
 def active_content_of(path) -> list[str]:
     with pymupdf.open(path) as document:
-        return active_content(document)
+        return active_kinds(document)
 
 
 def save(pages: list[Page]) -> None:
@@ -196,17 +197,15 @@ def save(pages: list[Page]) -> None:
             )
 
 
-def summarise(counts: dict, total: int, failed: int, can_read: bool) -> str:
-    parts = [f"{total} pages"]
-    if counts["text_layer"]:
-        parts.append(f"{counts['text_layer']} from the text layer")
-    if counts["ocr"]:
-        parts.append(f"{counts['ocr']} read by OCR")
-    if counts["blank"]:
-        parts.append(f"{counts['blank']} blank")
+def summarise(counts: dict, total: int, failed: int, can_read: bool) -> list[dict]:
+    """Return the stage's summary sentence: how the pages were read."""
+    parts = [note("ocr.pages", n=total)]
+    for source, code in (("text_layer", "ocr.text_layer"), ("ocr", "ocr.read"),
+                         ("blank", "ocr.blank")):
+        if counts[source]:
+            parts.append(note(code, n=counts[source]))
     if failed:
-        parts.append(f"{failed} could not be read")
+        parts.append(note("ocr.failed", n=failed))
     elif counts["none"]:
-        why = "no OCR engine is configured" if not can_read else "not read"
-        parts.append(f"{counts['none']} without text ({why})")
-    return ", ".join(parts)
+        parts.append(note("ocr.not_read" if can_read else "ocr.no_engine", n=counts["none"]))
+    return parts

@@ -12,6 +12,7 @@ import pymupdf
 
 from books.rendering import PREVIEW, PREVIEWS, Bounds, image_path, render_previews
 from indexing.contract import Stage, StageError
+from indexing.notes import note
 
 logger = logging.getLogger(__name__)
 
@@ -21,7 +22,7 @@ class PreviewsStage(Stage):
     title = "Making page previews"
     ahead = True
 
-    def run(self, ctx, book, progress) -> str:
+    def run(self, ctx, book, progress) -> list:
         folder = ctx.data_dir / "cache" / PREVIEWS / book.sha256
         total = book.page_count
         missing = [n for n in range(1, total + 1) if not image_path(folder, n, PREVIEW).exists()]
@@ -30,7 +31,7 @@ class PreviewsStage(Stage):
         try:
             document = pymupdf.open(book.path)
         except (OSError, RuntimeError, ValueError) as error:
-            raise StageError("The stored PDF could not be opened.", detail=repr(error)) from error
+            raise StageError(note("pdf.unopenable"), detail=repr(error)) from error
         failed = []
         with document:
             for done, number in enumerate(missing, start=total - len(missing) + 1):
@@ -42,5 +43,5 @@ class PreviewsStage(Stage):
                     failed.append(number)
                 progress(done, total)
         made = len(missing) - len(failed)
-        summary = f"{total - len(failed)} of {total} page previews ({made} made now)"
-        return summary + (f"; pages {failed[:5]} could not be drawn" if failed else "")
+        return [[note("previews.made", shown=total - len(failed), total=total, made=made),
+                 *([note("previews.failed", pages=failed[:5])] if failed else [])]]

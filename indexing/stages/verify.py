@@ -36,6 +36,7 @@ from indexing.agent.ask import (
 )
 from indexing.agent.window import candidate_rows, window
 from indexing.contract import Stage, wait_for_model
+from indexing.notes import note
 from librarian.config import setting
 from toc.model import PageRecord
 
@@ -47,10 +48,10 @@ BATCH = 4  # headings asked about in one call: they share the prompt's instructi
 
 class VerifyStage(Stage):
     name = "verify"
-    title = "Checking unplaced headings"
+    title = "Checking the headings it could not place"
     unit = "headings"
 
-    def run(self, ctx, book, progress) -> str:
+    def run(self, ctx, book, progress) -> list:
         headings = list(book.headings.order_by("position").values(*HEADING_FIELDS, "inferred"))
         asked = set(ReviewFlag.objects.filter(heading__book=book).exclude(agent_reason="")
                     .values_list("heading_id", flat=True))
@@ -59,10 +60,9 @@ class VerifyStage(Stage):
                    and h["id"] not in asked]
         progress(0, len(targets))
         if not targets:
-            summary = "No unplaced headings left to check."
+            summary = [[note("verify.none")]]
         elif (model := llm.load(ctx.llm)) is None:
-            summary = (f"No language model: {len(targets)} unplaced heading(s) left for review "
-                       "without asking.")
+            summary = [[note("verify.no_model", n=len(targets))]]
         else:
             summary = _Agent(ctx.llm, model, book, headings).run(targets, progress)
         _store_anomalies(book)
@@ -126,17 +126,16 @@ class _Agent:
             verdicts.update(zip([q.index for q in questions], self.call(questions)))
         return verdicts
 
-    def question(self, index) -> tuple[Question | None, str]:
+    def question(self, index) -> tuple[Question | None, dict | None]:
         """Return the question about one heading, or None and why it is not worth a call."""
         heading = self.headings[index]
         win = window(self.headings, index, self.book.page_count, self.skip, self.labels)
         if not win.pages:
-            return None, f"The agent was not asked: {win.why_empty}."
+            return None, win.why_empty
         lines = candidate_lines(heading["title"], self.load(win.pages))
         if not lines:
-            return None, ("The agent was not asked: no heading-like line on pages "
-                          f"{win.pages[0]}–{win.pages[-1]} matches it.")
-        return Question(index, heading, win, lines), ""
+            return None, note("agent.no_line", first=win.pages[0], last=win.pages[-1])
+        return Question(index, heading, win, lines), None
 
     def load(self, numbers: list[int]) -> dict[int, PageRecord]:
         missing = [n for n in numbers if n not in self.pages]
@@ -161,7 +160,7 @@ class _Agent:
             self.failed += 1
             logger.warning("Agent on %d heading(s) of book %s: %s", len(questions), self.book.pk,
                            error)
-            return [Verdict(None, None, 0.0, f"The agent gave no usable answer: {error}.")
+            return [Verdict(None, None, 0.0, note("agent.no_answer", error=str(error)))
                     for _ in questions]
         self.budget.record(tokens=reply.tokens, ok=True)
         verdicts = check(answer, questions,
@@ -176,6 +175,7 @@ class _Agent:
         if flag is None:
             flag = ReviewFlag(heading_id=heading["id"], reason=UNRESOLVED_REASON, severity=2)
         flag.agent_reason = verdict.reason[:500]
+        flag.agent_note = [[verdict.note]]
         if verdict.placed:
             if place_by_agent(heading["id"], verdict.page, verdict.line,
                               round(0.7 * verdict.agreement, 3)):
@@ -183,26 +183,21 @@ class _Agent:
                 flag.resolved_at, flag.resolution = timezone.now(), "agent"
         flag.save()
 
-    def summary(self, done: int, total: int) -> str:
-        parts = [f"Asked about {done} of {total} unplaced heading(s) in {self.calls} call(s): "
-                 f"{self.placed} placed and checked"]
-        if self.unasked:
-            parts.append(f"{self.unasked} not worth a call (no matching line between their "
-                         "neighbours)")
-        if self.discarded:
-            parts.append(f"{self.discarded} answer(s) discarded by the check")
-        if self.failed:
-            parts.append(f"{self.failed} call(s) failed")
-        parts.append(f"{total - self.placed} left for review")
-        text = ", ".join(parts)
-        stopped = (self.budget.exhausted() or _down(self.down)) if done < total else ""
-        if stopped:
-            text += f"; stopped: {stopped}, {total - done} not asked"
-        return text + f" ({self.budget.elapsed:.0f} s)."
-
-
-def _down(why: str) -> str:
-    return f"the model server did not answer ({why})" if why else ""
+    def summary(self, done: int, total: int) -> list:
+        parts = [note("verify.asked", done=done, total=total, calls=self.calls,
+                      placed=self.placed)]
+        for count, code in ((self.unasked, "verify.unasked"),
+                            (self.discarded, "verify.discarded"), (self.failed, "verify.failed")):
+            if count:
+                parts.append(note(code, n=count))
+        parts.append(note("verify.left", n=total - self.placed))
+        if done < total and self.budget.exhausted():
+            parts.append(note(f"verify.stopped_{self.budget.limit}", n=total - done,
+                              limit=self.budget.limit_value))
+        elif done < total and self.down:
+            parts.append(note("verify.stopped_server", n=total - done, error=self.down))
+        parts.append(note("verify.took", seconds=round(self.budget.elapsed)))
+        return [parts]
 
 
 def batches(targets: list[int], size: int) -> list[list[int]]:

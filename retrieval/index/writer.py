@@ -10,6 +10,7 @@ import hashlib
 import json
 import os
 import shutil
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -32,8 +33,18 @@ def other_encoders() -> list[int]:
     return _other(embeddings.encoders())
 
 
-def build(book: Book, progress=None) -> str:
-    """Build and store book's index, and put it in the shelf's indexes; return a summary.
+@dataclass(frozen=True)
+class Built:
+    """What a build made: sections, their passages, and how many of those were embedded anew
+    (the others' vectors reused)."""
+
+    sections: int
+    passages: int
+    made: int
+
+
+def build(book: Book, progress=None) -> Built:
+    """Build and store book's index, and put it in the shelf's indexes; return what it made.
 
     Vectors of passages whose text has not changed since the last build are
     reused, so a rebuild after a reviewer moves a heading embeds little; so are
@@ -87,7 +98,7 @@ def build(book: Book, progress=None) -> str:
         shelf_vectors(role).replace(book.pk, rows)
     names.put(book.pk, cover)
     invalidate(book.pk)
-    return f"{len(chunks)} sections, {len(texts)} passages ({made} embedded anew)"
+    return Built(len(chunks), len(texts), made)
 
 
 def part_progress(progress, before: int, share: int, work: int, passages: int):

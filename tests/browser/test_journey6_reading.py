@@ -63,6 +63,17 @@ def test_a_question_asked_while_a_book_is_read_names_it(open_page, app_server,
         expect(answer.locator(".answer-reading")).to_contain_text("まだ読んでいる")
         expect(answer).not_to_contain_text("答えは見当たりません")
         screenshot(page, "journey6-reading-ja", show=answer)
+
+        # The shelf says in words what the book waits to do, with one bar, in either language.
+        page.goto("/")
+        card = page.locator(".book-card").filter(has=page.get_by_role("heading", name=TITLE))
+        expect(card.locator(".book-progress progress")).to_have_count(1)
+        expect(card.locator(".progress-doing")).to_contain_text("Next: Making page previews")
+        expect(card.locator(".progress-why")).to_contain_text("Trying again in about 24 hours")
+        page.locator(".language").get_by_role("button", name="日本語").click()
+        expect(card.locator(".progress-doing")).to_contain_text("次：ページのプレビュー作成")
+        expect(card.locator(".book-state")).not_to_contain_text("previews")
+        screenshot(page, "journey6-reading-shelf-ja", show=card)
     finally:
         api = playwright_driver.request.new_context(
             base_url=app_server.url, http_credentials={

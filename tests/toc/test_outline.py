@@ -102,7 +102,7 @@ def test_the_book_page_shows_where_the_outline_and_the_contents_disagree(
     kinds = sorted(a["kind"] for a in book.anomalies if a["kind"].startswith("outline"))
     assert kinds == (["outline_extra", "outline_page"] if setting == "on" else [])
     summary = book.stage_runs.get(stage="index").summary
-    assert ("2 disagreement(s) with the PDF's outline" in summary) == (setting == "on")
+    assert ("2 disagreements with the PDF's outline" in summary) == (setting == "on")
     client.force_login(alice)
     page = client.get(book.get_absolute_url()).content.decode()
     assert ("the PDF&#x27;s outline on page 5" in page) == (setting == "on")
