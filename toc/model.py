@@ -26,7 +26,12 @@ class Anomaly:
 
     kind: str  # missing_page, duplicate_page, out_of_order, far_from_toc, toc_page_number
     pages: list[int]
-    detail: str
+    detail: str  # in English, for the log; the book page words it from the fields below
+    # The printed pages concerned, first and last of a stretch (one where it is one page),
+    # and for missing_page how many of them are missing: fewer than the stretch holds where
+    # unnumbered pages stand between and may be some of them.
+    printed: tuple[str, ...] = ()
+    count: int = 0
 
 
 @dataclass(frozen=True)

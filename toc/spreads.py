@@ -12,7 +12,7 @@ A vertical (縦書き) book opens from the right, so its right half comes first.
 from dataclasses import dataclass, replace
 
 from toc.layout import is_vertical
-from toc.model import Anomaly, PageRecord, TocResult, with_ends
+from toc.model import PageRecord, TocResult, with_ends
 
 MIN_SHARE = 0.3  # share of the pages with text that must be spreads
 DASH = "–"
@@ -85,8 +85,7 @@ def to_physical(result: TocResult, halves: list[Half], page_count: int) -> TocRe
         sorted({physical(p) for p in result.toc_pages}),
         sorted({physical(p) for p in result.lot_pages}),
         labels(result.labels, halves),
-        [Anomaly(a.kind, sorted({physical(p) for p in a.pages}), a.detail)
-         for a in result.anomalies],
+        [replace(a, pages=sorted({physical(p) for p in a.pages})) for a in result.anomalies],
         inferred=result.inferred,
         spreads=True,
     )
