@@ -1,6 +1,6 @@
 from django import template
 
-from books import languages
+from books import anomalies, languages
 from books.pages import ranges
 
 register = template.Library()
@@ -22,3 +22,9 @@ def language_names(codes: str) -> str:
 def page_ranges(numbers) -> str:
     """Return page numbers as ranges people read: [3, 4, 5, 9] → "3–5, 9"."""
     return ranges(numbers)
+
+
+@register.filter
+def anomaly_text(anomaly: dict) -> str:
+    """Return a stored anomaly as the sentence the book page shows (books.anomalies)."""
+    return anomalies.describe(anomaly)

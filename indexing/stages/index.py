@@ -14,6 +14,7 @@ from django.db import transaction
 
 import toc
 from books import headings
+from books.anomalies import not_in_scan
 from books.models import Book, Page
 from indexing.contract import Stage
 from toc.model import PageRecord
@@ -63,15 +64,21 @@ def store(book, result) -> None:
     Reviewers' decisions survive: ``books.headings.replace`` carries them onto
     the same entries recovered again.
     """
-    headings.replace(book, result.entries, result.inferred)
+    book.anomalies = [stored(anomaly) for anomaly in result.anomalies]
+    headings.replace(book, result.entries, result.inferred, not_in_scan(book.anomalies))
     _store_labels(book, result.labels)
     book.structure, book.spreads = _structure(result), result.spreads
     book.toc_pages, book.lot_pages = list(result.toc_pages), list(result.lot_pages)
-    book.anomalies = [
-        {"kind": anomaly.kind, "pages": list(anomaly.pages), "detail": anomaly.detail}
-        for anomaly in result.anomalies
-    ]
     book.save(update_fields=["structure", "spreads", "toc_pages", "lot_pages", "anomalies"])
+
+
+def stored(anomaly) -> dict:
+    """Return an anomaly as the book stores it: the printed pages and their count kept as
+    data, so that the book page words it in its reader's language (books.anomalies)."""
+    found = {"kind": anomaly.kind, "pages": list(anomaly.pages), "detail": anomaly.detail}
+    if anomaly.printed:
+        found.update(printed=list(anomaly.printed), count=anomaly.count)
+    return found
 
 
 def _store_labels(book, labels: dict[int, str]) -> None:

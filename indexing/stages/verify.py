@@ -9,7 +9,9 @@ heading, as "agent". Everything else stays unresolved, with what the agent
 said on its review flag. The work is bounded per book (calls, tokens, time,
 per-call timeout, a circuit breaker); without a model the stage succeeds and
 leaves every heading for review. A heading whose flag records an agent reason
-was asked already: a resumed run does not ask again.
+was asked already: a resumed run does not ask again. A heading whose printed
+page the folios show missing from the scan is not asked about: whatever line
+matches it elsewhere is not its opening.
 """
 
 import logging
@@ -18,6 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 
 import llm
+from books.anomalies import not_in_scan
 from books.headings import UNRESOLVED_REASON, place_by_agent, restructure
 from books.models import Book, Heading, Page, ReviewFlag
 from indexing.agent import anomalies
@@ -49,9 +52,10 @@ class VerifyStage(Stage):
         headings = list(book.headings.order_by("position").values(*HEADING_FIELDS, "inferred"))
         asked = set(ReviewFlag.objects.filter(heading__book=book).exclude(agent_reason="")
                     .values_list("heading_id", flat=True))
+        missing = not_in_scan(book.anomalies)  # a heading whose page is not there is not sought
         targets = [i for i, h in enumerate(headings)
                    if h["status"] == Heading.Status.UNRESOLVED and not h["inferred"]
-                   and h["id"] not in asked]
+                   and h["id"] not in asked and h["printed_page"] not in missing]
         progress(0, len(targets))
         if not targets:
             summary = "No unplaced headings left to check."
