@@ -87,8 +87,8 @@ def scanned(folios, lines=20):
     chapter opening), "": a blank leaf, "plate": an unnumbered plate with a caption."""
     pages = []
     for number, folio in enumerate(folios, start=1):
-        rows = ([] if folio == "" else ["Fig. 3. The kitchen range."] if folio == "plate"
-                else [f"Body text of the page, line {i}, at its usual length." for i in range(lines)])
+        text = [f"Body text of the page, line {i}, at its usual length." for i in range(lines)]
+        rows = [] if folio == "" else ["Fig. 3. The kitchen range."] if folio == "plate" else text
         current = page(number, rows)
         if folio and folio != "plate":
             head = f"{folio}   COOKERY." if number % 2 == 0 else f"SOUPS.   {folio}"

@@ -180,7 +180,8 @@ def test_an_entry_on_a_page_missing_from_the_scan_is_left_unplaced():
              page(2, ["#Contents"] + [toc_row(t, p) for t, p in rows])]
     headings = {p: [t] for t, p in CHAPTERS}
     for number, printed in enumerate([*range(1, 11), 13, 14, 15], start=3):
-        pages.append(body(number, printed, ["Index"] if printed > 12 else headings.get(printed, [])))
+        heads = ["Index"] if printed > 12 else headings.get(printed, [])
+        pages.append(body(number, printed, heads))
     result = recover(pages)
     entry = by_title(result)["Index"]
     assert (entry.page, entry.status, entry.printed_page) == (None, "unresolved", "11")
