@@ -140,7 +140,8 @@ def _fill_missing(mapping: Mapping, left: Folio, right: Folio, gap, line_counts,
         _fill_gap(mapping, inner_left, inner_right, line_counts)
 
 
-def _gap_value(reads: list[Folio], kind: str, low: int, high: int, options: list[int]):
+def _gap_value(reads: list[Folio], kind: str, low: int, high: int,
+               options: list[int]) -> int | None:
     """Return the value a gap page's reads give between low and high (exclusive), or None."""
     inside = [read.value for read in reads if read.kind == kind and low < read.value < high]
     if inside:
@@ -161,10 +162,8 @@ def _one_off(read: str, value: str) -> bool:
 
 def _fill_plates(mapping, left: Folio, right: Folio, gap, extra, line_counts) -> None:
     """Fill a gap holding `extra` unnumbered pages when the sparsest pages are clearly plates."""
-    counts = sorted(line_counts.values())
-    typical = counts[len(counts) // 2] if counts else 0
     plates = sorted(gap, key=lambda page: line_counts.get(page, 0))[:extra]
-    if any(line_counts.get(page, 0) > PLATE_SHARE * typical for page in plates):
+    if not set(plates) <= _plates(line_counts):
         return
     value = left.value
     for page in gap:
