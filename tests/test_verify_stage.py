@@ -279,7 +279,7 @@ def test_the_book_page_shows_anomalies_with_page_links(book_with, alice_client):
     from django.urls import reverse
     assert "Anomalies (2)" in html
     assert "<strong>order_inversion</strong>: “2 Knots” is on page 3" in html
-    assert f'<a href="{reverse("page", args=[book.pk, 3])}">p. 3</a>' in html
+    assert f'<a href="{reverse("page", args=[book.pk, 3])}">PDF 3</a>' in html
 
 
 def test_a_reviewer_who_decided_meanwhile_keeps_the_last_word(book_with):
