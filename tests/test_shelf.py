@@ -100,6 +100,19 @@ def test_the_title_page_fills_in_the_book_and_a_librarians_edit_stays(alice_clie
     assert book.details_from["title"] == {"from": "person"}
 
 
+def test_a_japanese_books_colophon_names_it(shelve, tmp_path):
+    from tests.pdfs import make_book_pdf
+
+    text = ["もやい結びはロープの端に輪を作る。"] * 12
+    pages = [[("結びの本", 30), "", "", ("結び書房", 12)]] + [text] * 10 + [
+        [("結びの本", 16), "", "2009年3月1日 初版第1刷発行", "2015年4月1日 第3刷発行",
+         "著者 山田太郎", "発行所 株式会社結び書房", "ISBN978-4-00-000000-0"]]
+    book = shelve(make_book_pdf(tmp_path / "musubi.pdf", pages, fontname="japan"))
+    book.refresh_from_db()
+    assert (book.title, book.authors, book.year) == ("結びの本", "山田太郎", 2009)
+    assert book.details_from["authors"] == {"from": "colophon", "page": 12}
+
+
 def test_the_pdfs_own_title_stays_and_the_title_page_adds_the_rest(shelve, tmp_path):
     from tests.pdfs import make_book_pdf
 
