@@ -115,7 +115,9 @@ def fill_in(book) -> list[str]:
     if not found:
         return []
     with transaction.atomic():  # a librarian saving meanwhile is seen, and wins
-        current = Book.objects.select_for_update().get(pk=book.pk)
+        current = Book.objects.select_for_update().filter(pk=book.pk).first()
+        if current is None:  # deleted while its pages were read
+            return []
         changed = apply(current, found)
         if changed:
             current.save(update_fields=changed)

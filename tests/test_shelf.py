@@ -100,6 +100,18 @@ def test_the_title_page_fills_in_the_book_and_a_librarians_edit_stays(alice_clie
     assert book.details_from["title"] == {"from": "person"}
 
 
+def test_a_book_deleted_while_its_pages_are_read_is_left_alone(shelve, tmp_path, monkeypatch):
+    from books import metadata
+    from books.titlepage import Found
+    from tests.pdfs import make_book_pdf
+
+    book = shelve(make_book_pdf(tmp_path / "scan-0003.pdf", TITLE_PAGE), process=False)
+    monkeypatch.setattr(metadata, "read_pages", lambda book: {
+        "title": Found("Harbours", 1, "title_page")})
+    Book.objects.filter(pk=book.pk).delete()
+    assert metadata.fill_in(book) == [] and book.title == "scan-0003"
+
+
 def test_a_japanese_books_colophon_names_it(shelve, tmp_path):
     from tests.pdfs import make_book_pdf
 
