@@ -5,10 +5,12 @@ A title page sets the title in large type, often over several lines, then
 "BY" and the author, and the publisher's place and the year at the foot
 ("LONDON: … MDCCCXXI.", "NEW YORK THE MACMILLAN COMPANY 1927"); a half-title,
 a frontispiece or a blank may come first. The title page is the front page
-that has a by-line or an imprint year beside large type, else the one whose
-largest line is largest. The year, failing the title page, is the latest one
-a copyright line states, then the latest date signing a preface. A colophon
-prints 書名, 著者 and the 発行 date as labelled lines.
+with the largest type, a by-line or an imprint year and few lines each
+counting for more, so that it beats a half-title, a copyright page and a
+chapter heading set larger. Without "BY", a line listing two or more names
+under the title gives the authors. The year, failing the title page, is the
+latest one a copyright line states, then the latest date signing a preface.
+A colophon prints 書名, 著者 and the 発行 date as labelled lines.
 
 Lines are {text, box, dir, conf}, as the ocr stage stores them.
 """
@@ -25,7 +27,11 @@ TITLE_OVER_BODY = 1.3  # the title is set this much larger than the text around 
 MAIN_SHARE = 0.75  # lines this near the largest line's size are the title; smaller, its subtitle
 TITLE_FLOOR = 0.35  # lines above the by-line smaller than this share of the largest are not title
 MAX_TITLE = 200
-MAX_TITLE_LINES = 30  # a page with more lines than this is text, not a title page
+# A title page's own marks: a by-line or an imprint year, and little else on the page. Each
+# counts as type this much larger when title pages are compared: a chapter opening set
+# larger than the title, a half-title or a copyright page gives way to the title page.
+MARKED, SPARSE = 1.25, 1.25
+SPARSE_LINES = 15
 MIN_CONFIDENCE = 0.6  # OCR reads below this on a title page are ornaments and specks
 FIRST_YEAR = 1450
 # Headings of front matter that are set large but name no book.
@@ -44,6 +50,13 @@ STATED = re.compile(r"(?i)copyright|©|\(c\)|entered according|published|first (
 MONTHS = ("january|february|march|april|may|june|july|august|september|october|november"
           "|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec")
 DATED = re.compile(rf"(?i)\b({MONTHS})\b\.?\s*(\d{{1,2}}(st|nd|rd|th)?,?\s*)?(1[4-9]\d\d|20\d\d)\b")
+ADDRESS = re.compile(r"https?://|www\.|\S@\S")  # a web or mail address names no book
+# A line that lists its authors without "by": two or more names, each of two to four
+# capitalised words or of two to six kana and kanji, between commas, "and" or 、.
+NAME_LIST = re.compile(r"\s*(?:[,，、;；&]|\band\b)\s*")
+CJK_NAME = re.compile(r"^[\u3040-\u30ff\u3400-\u9fff々]{2,6}$")
+NOT_A_NAME = re.compile(r"(?i)\b(press|company|publish\w*|library|university|society|verlag|inc"
+                        r"|ltd|co)\b")
 SMALL_WORDS = {"a", "an", "and", "as", "at", "by", "for", "from", "in", "into", "of", "on", "or",
                "the", "to", "with"}
 # A colophon's labelled lines (奥付): the author, the publication date, and the lines that
@@ -89,15 +102,18 @@ def _from_title_page(front: Pages, now: int) -> dict[str, Found]:
     found: dict[str, Found] = {}
     if page is not None:
         number, lines = page
-        by = _by_line(lines)
-        end = by if by is not None else _imprint_start(lines)
-        if title := title_of(lines[:end] if end is not None else lines, by is not None):
+        by, imprint = _by_line(lines), _imprint_start(lines)
+        listed = _listed(lines[:imprint]) if by is None else None
+        # The title runs down to the by-line, else to a line of names or the imprint.
+        ends = [by] if by is not None else [listed and listed[0], imprint]
+        end = min((i for i in ends if i is not None), default=len(lines))
+        if title := title_of(lines[:end], by is not None):
             found["title"] = Found(title, number, "title_page")
-        if by is not None and (names := _names_after(lines, by)):
+        names = (_names_after(lines, by) if by is not None else listed[1] if listed
+                 else _japanese_author(lines))
+        if names:
             found["authors"] = Found(names, number, "title_page")
-        elif names := _japanese_author(lines):
-            found["authors"] = Found(names, number, "title_page")
-        if year := _imprint_year(lines[end or 0:], now):
+        if year := _imprint_year(lines[end:], now):  # below the title: the imprint's
             found["year"] = Found(str(year), number, "title_page")
     if "year" not in found and (stated := stated_year(front, now)):
         found["year"] = Found(str(stated[0]), stated[1], "front_pages")
@@ -113,8 +129,9 @@ def line_size(line: dict) -> float:
 def title_page(front: Pages) -> tuple[int, list[dict]] | None:
     """Return (number, clean lines) of the title page among the front pages, or None.
 
-    A page qualifies by large type; among those, one with a by-line or an
-    imprint year beats a half-title, and then the larger type wins.
+    A page qualifies by large type; among those the largest type wins, a page
+    with a by-line or an imprint year, and a page with few lines, counting as
+    larger (MARKED, SPARSE).
     """
     pages = [(number, _clean(lines)) for number, lines in front]
     sizes = [line_size(line) for _, lines in pages for line in lines if _wordy(line["text"])]
@@ -124,13 +141,13 @@ def title_page(front: Pages) -> tuple[int, list[dict]] | None:
     best, best_key = None, None
     for number, lines in pages:
         wordy = [line for line in lines if _wordy(line["text"])]
-        if not wordy or len(lines) > MAX_TITLE_LINES or NOT_A_TITLE.match(wordy[0]["text"]):
+        if not wordy or NOT_A_TITLE.match(wordy[0]["text"]):
             continue
         largest = max(line_size(line) for line in wordy)
         if largest < TITLE_OVER_BODY * body:
             continue
         marked = _by_line(lines) is not None or _imprint_year(lines, 9999) is not None
-        key = (marked, largest)
+        key = largest * (MARKED if marked else 1) * (SPARSE if len(lines) <= SPARSE_LINES else 1)
         if best_key is None or key > best_key:
             best, best_key = (number, lines), key
     return best
@@ -143,7 +160,8 @@ def title_of(lines: list[dict], bounded: bool) -> str:
     subtitle, set off by a colon where nothing else ends the title. Lines in
     capitals are given capitals as a title has them.
     """
-    wordy = [line for line in lines if _wordy(line["text"]) and not NOT_A_TITLE.match(line["text"])]
+    wordy = [line for line in lines if _wordy(line["text"])
+             and not NOT_A_TITLE.match(line["text"]) and not ADDRESS.search(line["text"])]
     if not wordy:
         return ""
     largest = max(line_size(line) for line in wordy)
@@ -220,6 +238,20 @@ def _names_after(lines: list[dict], by: int) -> str:
             break
         taken.append(line)
     return _names(" ".join(line["text"] for line in taken))
+
+
+def _listed(lines: list[dict]) -> tuple[int, str] | None:
+    """Return (index, names) of the first line below the title that lists two or more
+    authors without a "by" ("Till Tantau, Joseph Wright, Vedran Miletić"), or None."""
+    for index, line in enumerate(lines[1:], start=1):
+        text = unicodedata.normalize("NFKC", _tidy(line["text"]))
+        parts = [part for part in NAME_LIST.split(text) if part]
+        if len(parts) >= 2 and not NOT_A_NAME.search(text) and all(
+            CJK_NAME.match(part) or (2 <= len(part.split()) <= 4 and _name_like(part))
+            for part in parts
+        ):
+            return index, authors.stored([_title_case(part) for part in parts])
+    return None
 
 
 def _gap(upper: dict, lower: dict) -> float:

@@ -127,6 +127,26 @@ def test_specks_read_on_a_title_page_are_left_out():
     assert got([(1, title_page), (2, text_page())])["title"] == ("Tides", 1, "title_page")
 
 
+def test_a_line_of_names_under_the_title_is_its_authors():
+    cover = [line("The LANTERN class", 176, 26), line("User Guide for version 3.6", 203, 16)]
+    cover += text_page(first_y=300, count=30, words="\\begin{frame} \\frametitle{Primes}")
+    title_page = [line("The LANTERN class", 109, 26), line("https://example.org/lantern", 135, 20),
+                  line("User Guide for version 3.6", 153, 17),
+                  line("Ann Reef, Bo Line and Cy Vale", 182, 17), line("September 14, 2022", 206, 17),
+                  line("Contents", 265, 15)] + text_page(first_y=290, count=50, words="1.1 Sails 8")
+    found = got([(1, cover), (2, text_page()), (3, title_page)])
+    assert found["title"] == ("The LANTERN class", 3, "title_page")
+    assert found["authors"] == ("Ann Reef; Bo Line; Cy Vale", 3, "title_page")
+    assert found["year"] == ("2022", 3, "title_page")
+    names = [line("船のしくみ入門", 367, 26), line("Ann Reef,山田太郎,佐々木洋平、青木修", 416, 21)]
+    opening = [line("Chapter 1", 146, 24), line("まずは船に乗ろう", 195, 29)] + text_page(count=30)
+    found = got([(1, names), (2, text_page()), (7, opening)])
+    assert found["title"] == ("船のしくみ入門", 1, "title_page")  # over a larger chapter heading
+    assert found["authors"] == ("Ann Reef; 山田太郎; 佐々木洋平; 青木修", 1, "title_page")
+    imprint = [line("SHIPS AND HARBOURS", 100, 30), line("Lakeside Press, Washington D. C.", 300)]
+    assert "authors" not in got([(1, imprint), (2, text_page())])
+
+
 def test_what_is_not_a_name_or_a_title_page_is_left_alone():
     anonymous = [line("WAVERLEY", 60, 40), line("BY", 120, 12),
                  line("THE AUTHOR OF GUY MANNERING", 140, 12)]
