@@ -13,7 +13,7 @@ class BookAdmin(admin.ModelAdmin):
     filter_horizontal = ["collections"]
     # What the pipeline recorded is shown, not edited: the pipeline writes it again.
     readonly_fields = ["sha256", "original_filename", "size_bytes", "page_count", "added_at",
-                       "structure", "toc_pages", "lot_pages", "anomalies"]
+                       "structure", "toc_pages", "lot_pages", "anomalies", "details_from"]
 
 
 @admin.register(Collection)

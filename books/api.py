@@ -160,7 +160,7 @@ def edit_book(request, book_id: Id, patch: BookPatch):
         fields = {name: [str(e) for e in errors] for name, errors in form.errors.items()}
         return Status(400, {"code": "invalid", "detail": "Some details are not valid.",
                             "fields": fields})
-    editing.save_book(form)
+    editing.save_book(form, touched=patch.dict(exclude_unset=True))
     return book_out(_books().get(pk=book.pk))
 
 

@@ -2,17 +2,24 @@
 
 from django.db import transaction
 
+from books import metadata
 from books.forms import BookForm
 from books.models import Book, Collection
 from librarian.inputs import whole_number
 
 
 @transaction.atomic
-def save_book(form: BookForm) -> Book:
-    """Save a valid BookForm; languages a librarian set stay as set when the book is read again."""
+def save_book(form: BookForm, touched=None) -> Book:
+    """Save a valid BookForm; what a librarian set stays as set when the book is read again.
+
+    touched: the fields the person set (default: those the form changed); a title,
+    authors or year so set is theirs, never replaced by a reading of the pages.
+    """
     book = form.instance
-    if "languages" in form.changed_data:
+    touched = set(form.changed_data if touched is None else touched)
+    if "languages" in touched:
         book.languages_fixed = True
+    metadata.edited(book, touched)
     book = form.save()
     if name := form.cleaned_data.get("new_collection"):
         book.collections.add(collection_named(name))

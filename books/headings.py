@@ -25,6 +25,9 @@ Status = Heading.Status
 # Stored in English on the flag; the review pages show it in their language.
 UNRESOLVED_REASON = gettext_noop(
     "The heading was not found on the pages where the table of contents puts it.")
+NOT_IN_SCAN_REASON = gettext_noop(
+    "The page the table of contents gives for this heading is not in the scan (a page the "
+    "scanner skipped, or two turned at once): it was not looked for elsewhere.")
 SHIFT = 10_000_000  # positions moved out of the way while the new headings are made
 SNAPSHOT_FIELDS = ("title", "level", "number", "printed_page", "page", "page_end", "line",
                    "status", "confidence", "parent_id")
@@ -38,14 +41,16 @@ SPLIT_FIELDS = ("level", "number", "title", "printed_page", "page", "line", "sta
 logger = logging.getLogger(__name__)
 
 
-def replace(book: Book, entries: list[Entry], inferred: bool) -> list[Heading]:
+def replace(book: Book, entries: list[Entry], inferred: bool,
+            not_in_scan: set[str] = frozenset()) -> list[Heading]:
     """Replace book's headings with entries and return the new ones, decisions carried over.
 
     The old headings step aside while the new ones are made, each decided
     entry's decisions move to the same entry recovered again (same title as
     recovered, same printed page) and are applied to it, the entries a reviewer
     split off are made again after the entry they came from, and only then are
-    the old headings deleted. Headings left unplaced are flagged for review.
+    the old headings deleted. Headings left unplaced are flagged for review,
+    with why: not found, or on a printed page (of not_in_scan) missing from the scan.
     """
     decided, splits = _decided(book)
     book.headings.update(position=F("position") + SHIFT)
@@ -54,7 +59,9 @@ def replace(book: Book, entries: list[Entry], inferred: bool) -> list[Heading]:
     headings += _split_again(splits, moved, headings)
     Heading.objects.filter(book=book, position__gte=SHIFT).delete()
     ReviewFlag.objects.bulk_create(
-        ReviewFlag(heading=heading, reason=UNRESOLVED_REASON, severity=severity(heading, headings))
+        ReviewFlag(heading=heading, severity=severity(heading, headings),
+                   reason=NOT_IN_SCAN_REASON if heading.printed_page in not_in_scan
+                   else UNRESOLVED_REASON)
         for heading in headings
         if heading.status == Status.UNRESOLVED  # as decided, where a reviewer decided
     )

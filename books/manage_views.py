@@ -12,11 +12,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from books import deletion, editing
+from books import deletion, editing, metadata
 from books.review import decisions
 from books.access import get_book
 from books.forms import BookForm, CollectionForm
-from books.metadata import suggestions
 from books.models import Collection
 from librarian.auth import librarian_required
 
@@ -31,7 +30,8 @@ def edit_book(request, pk):
         messages.success(request, _("Saved the details of “%(title)s”.") % {"title": book.title})
         return redirect(book)
     status = 400 if form.errors else 200
-    context = {"book": book, "form": form, "suggestions": suggestions(book)}
+    context = {"book": book, "form": form, "suggestions": metadata.suggestions(book),
+               "sources": metadata.sources(book)}
     return render(request, "books/edit.html", context, status=status)
 
 

@@ -43,6 +43,11 @@ class Book(models.Model):
     )
     year = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Year published.")
     edition = models.CharField(max_length=100, blank=True, help_text='As printed ("2nd", "第3版").')
+    details_from = models.JSONField(
+        default=dict, blank=True,
+        help_text="Where the title, authors and year came from: {field: {from, page}}, from "
+                  "metadata, file_name, title_page, front_pages, colophon or person.",
+    )
     collections = models.ManyToManyField(Collection, blank=True, related_name="books")
     added_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL

@@ -239,6 +239,17 @@ def _first_text(*texts: str) -> str:
     return next(text for text in (clean_text(t or "").strip() for t in texts) if text)
 
 
+def _details_from(title: str, facts: PdfFacts) -> dict:
+    """Return where the new book's title and authors come from: the person registering
+    it, the PDF's metadata, or (the title) the file's name."""
+    given = clean_text(title or "").strip()
+    sources = {"title": {"from": "person" if given else "metadata" if facts.title
+                         else "file_name"}}
+    if facts.authors:
+        sources["authors"] = {"from": "metadata"}
+    return sources
+
+
 def _create(path, sha256, size, facts, filename, title, user) -> Registration:
     filename = clean_text(Path(filename or "book.pdf").name)[:255] or "book.pdf"
     new_blob = storage.store_blob(path, sha256)
@@ -247,6 +258,7 @@ def _create(path, sha256, size, facts, filename, title, user) -> Registration:
             book = Book.objects.create(
                 title=_first_text(title, facts.title, Path(filename).stem, "book")[:500],
                 authors=facts.authors,
+                details_from=_details_from(title, facts),
                 sha256=sha256,
                 original_filename=filename,
                 size_bytes=size,

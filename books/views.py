@@ -17,7 +17,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_POST
 
-from books import actions, editing, hits, rendering, uploads, viewer
+from books import actions, anomalies, editing, hits, rendering, uploads, viewer
 from books.review import decisions
 from books.access import get_book
 from books.models import Book, Collection
@@ -113,6 +113,7 @@ def book(request, pk):
     book = get_book(pk)
     thumbs = Paginator(range(1, book.page_count + 1), THUMBS_PER_PAGE).get_page(request.GET.get("p"))
     headings = list(book.headings.order_by("position"))
+    anomalies.mark_not_in_scan(headings, book.anomalies)
     first = book.pages.filter(number=1).values_list("width", "height").first()
     context = {
         "thumb_height": round(120 * first[1] / first[0]) if first and first[0] else "",

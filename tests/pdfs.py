@@ -26,6 +26,34 @@ def make_pdf(path: Path, pages: list[str], *, title: str = "", fontname: str = "
     return path
 
 
+def make_book_pdf(path: Path, pages: list[list], *, folios: list | None = None,
+                  fontname: str = "helv", title: str = "") -> Path:
+    """Write a PDF of typeset pages: each a list of lines, a line a text (11 pt) or (text,
+    size), centred; folios[i], where not None, printed in page i's running head at its outer
+    corner (left on even pages, right on odd), as books print them."""
+    document = pymupdf.open()
+    for index, lines in enumerate(pages):
+        page = document.new_page(width=420, height=595)
+        y = 70.0
+        for item in lines:
+            text, size = (item, 11.0) if isinstance(item, str) else item
+            if text:
+                width = pymupdf.get_text_length(text, fontname=fontname, fontsize=size) \
+                    if fontname == "helv" else size * len(text)
+                page.insert_text(((420 - width) / 2, y + size), text, fontsize=size,
+                                 fontname=fontname)
+            y += size * 1.6
+        folio = folios[index] if folios else None
+        if folio is not None:
+            x = 50 if (index + 1) % 2 == 0 else 350
+            page.insert_text((x, 40), str(folio), fontsize=10, fontname=fontname)
+    if title:
+        document.set_metadata({"title": title})
+    document.save(path)
+    document.close()
+    return path
+
+
 def make_japanese_pdf(path: Path, pages: list[str], **kwargs) -> Path:
     return make_pdf(path, pages, fontname="japan", **kwargs)
 

@@ -9,6 +9,7 @@ from books.models import Heading, ReviewFlag
 from indexing.runner import run_pending
 from indexing.stages import index
 from toc import Anomaly, Entry, TocResult
+from toc.sequence import _said
 
 pytestmark = pytest.mark.django_db
 
@@ -239,3 +240,37 @@ def test_the_book_page_shows_spreads_and_inferred_structure(shelve, english_pdf,
     assert "status-inferred" in content
     run = book.stage_runs.get(stage="index")
     assert "each two-page spread read as its two book pages" in run.summary
+
+
+GAP = TocResult(
+    entries=[entry(1, "Sails", 2, printed="1", number="1"),
+             entry(1, "Knots", None, status="unresolved", printed="3", number="2"),
+             entry(1, "Index", None, status="unresolved", printed="5", number="")],
+    toc_pages=[1], lot_pages=[], labels={2: "1", 3: "2"},
+    anomalies=[_said("missing_page", [2, 3], "scan_missing", ("3", "4"), 2),
+               _said("duplicate_page", [3, 4], "scan_twice", ("2",))],
+)
+
+
+def test_pages_missing_from_the_scan_are_said_in_the_readers_language(shelve, english_pdf,
+                                                                      monkeypatch, alice_client):
+    monkeypatch.setattr(index.toc, "recover", lambda pages, outline=(): GAP)
+    book = shelve(english_pdf)
+    book.refresh_from_db()
+    assert book.anomalies[0] == {
+        "kind": "missing_page", "pages": [2, 3], "printed": ["3", "4"], "count": 2,
+        "detail": "printed pages 3–4 are not in the scan", "code": "scan_missing",
+        "values": {"first": "3", "last": "4", "count": 2}}
+    reasons = dict(ReviewFlag.objects.values_list("heading__title", "reason"))
+    assert reasons["2 Knots"].startswith("The page the table of contents gives for this heading")
+    assert reasons["Index"].startswith("The heading was not found")  # p. 5 may be there
+    english = alice_client.get(reverse("book", args=[book.pk])).content.decode()
+    assert "printed pages 3–4 are not in the scan" in english
+    assert "printed page 2 is in the scan twice" in english
+    assert "p. 3 — not in the scan" in english and "p. 5 — not" not in english
+    japanese = alice_client.get(reverse("book", args=[book.pk]),
+                                HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "印刷ページ 3–4 はスキャンにありません" in japanese
+    assert "3ページ — スキャンになし" in japanese
+    queue = alice_client.get(reverse("review"), HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "目次がこの見出しに示すページはスキャンにありません" in queue

@@ -6,7 +6,7 @@ from books.models import Page
 from indexing.ocr import engines, layout
 from indexing.ocr.layout import RawLine
 from indexing.prefetch import prefetch
-from tests.pdfs import make_scan_pdf, make_vertical_pdf, scan_of
+from tests.pdfs import make_book_pdf, make_scan_pdf, make_vertical_pdf, scan_of
 
 pytestmark = pytest.mark.django_db
 
@@ -196,6 +196,25 @@ class TestTheRealEngine:
         assert all(0 < line["conf"] <= 1 for line in page.lines)
         assert "もやい結び" in fune.pages.get(number=3).text
         assert [hit.page for hit in search.search("bowline", book_ids=[boats.pk])] == [3]
+
+    def test_a_scan_names_itself_and_says_which_printed_pages_it_lacks(self, shelve, tmp_path):
+        """A title page over the contents; printed pages 5–6 were turned together."""
+        text = ["Lines are made fast to the bollards fore and aft."] * 14
+        heads = {1: "1 Ports", 3: "2 Tides", 5: "3 Moorings", 7: "4 Knots"}
+        printed = [1, 2, 3, 4, 7, 8, 9]
+        title = [("THE HARBOUR", 30), ("BOOK", 30), "", ("BY", 11), ("MARY OLSEN", 15), "", "",
+                 ("CLEVELAND:", 11), ("1883.", 11)]
+        contents = [("CONTENTS", 14), ""] + [f"{t} ........ {n}" for n, t in heads.items()]
+        pages = [title, contents] + [([(heads[n], 16)] if n in heads else []) + text
+                                     for n in printed]
+        born = make_book_pdf(tmp_path / "harbour.pdf", pages, folios=[None, None, *printed])
+        book = shelve(scan_of(born, tmp_path / "harbour-scan.pdf", dpi=200))
+        book.refresh_from_db()
+        assert (book.title, book.authors, book.year) == ("The Harbour Book", "Mary Olsen", 1883)
+        assert [(a["kind"], a["printed"]) for a in book.anomalies] == [("missing_page", ["5", "6"])]
+        moorings = book.headings.get(title="3 Moorings")
+        assert (moorings.page, moorings.status) == (None, "unresolved")
+        assert book.headings.get(title="4 Knots").page == 7
 
     def test_it_reads_a_vertical_page_right_to_left(self, shelve, tmp_path):
         columns = ["目次", "第一章 総則", "第二章 権利の取得"]

@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from books import highlight
 from books.hits import BACK_MATTER, first_line
-from books.metadata import title_from_pages, usable_title, year_from_pages
+from books.metadata import usable_title
 from books.pages import ranges
 from books.tree import section_at
 
@@ -136,23 +136,6 @@ def test_page_numbers_read_as_ranges(numbers, expected):
     assert ranges(numbers) == expected
 
 
-def test_the_title_page_gives_its_largest_lines_as_the_title():
-    body = [line("Body text of a normal size.", box=(50, y, 300, y + 10)) for y in range(100, 400, 20)]
-    title_page = [line("The Art of", box=(60, 100, 360, 130)),
-                  line("Knots", box=(60, 140, 200, 168)), line("Ann Reef", box=(60, 300, 140, 312)),
-                  line("2009", box=(60, 500, 90, 510))]
-    assert title_from_pages([(1, body), (3, title_page)]) == ("The Art of Knots", 3)
-    assert title_from_pages([(1, body)]) is None  # nothing stands out
-    assert year_from_pages([(3, title_page)], now=2026) == (2009, 3)
-    assert year_from_pages([(1, [line("Call 3000 now, 2099")])], now=2026) is None
-
-
-def test_vertical_title_pages_are_measured_across_their_columns():
-    body = [line("本文の行", box=(x, 50, x + 10, 400), direction="v") for x in range(100, 300, 15)]
-    title = [line("結びの本", box=(300, 60, 330, 300), direction="v")]
-    assert title_from_pages([(1, body + title)]) == ("結びの本", 1)
-
-
 @pytest.mark.parametrize(("value", "expected"), [
     ("  The  Art of Knots ", "The Art of Knots"), ("Microsoft Word - draft.docx", ""),
     ("scan0001.pdf", ""), ("Untitled", ""), ("", ""),
@@ -180,12 +163,6 @@ def test_a_page_without_the_words_says_so(bob_client, boats):
     response = bob_client.get(reverse("page", args=[boats.pk, 2]) + "?q=bowline")
     assert "is not on this page as read" in response.content.decode()
     assert 'class="mark-word"' not in response.content.decode()
-
-
-def test_a_large_contents_heading_is_no_title():
-    toc = [line("Contents", box=(60, 60, 300, 90))] + [
-        line(f"{n} Chapter ........ {n}", box=(60, 100 + 20 * n, 300, 110 + 20 * n)) for n in range(9)]
-    assert title_from_pages([(1, toc)]) is None
 
 
 def test_hits_are_grouped_by_book_and_section_with_contents_and_indexes_last():

@@ -60,15 +60,77 @@ def test_languages_a_librarian_set_survive_reading_the_book_again(alice_client, 
     assert boats.language_list == ["ja"]
 
 
-def test_the_edit_form_suggests_what_the_file_says(alice_client, shelve, tmp_path):
+def test_the_edit_form_says_where_each_detail_came_from(alice_client, shelve, tmp_path):
     from tests.pdfs import make_pdf
 
     path = make_pdf(tmp_path / "scan-0001.pdf", ["Seamanship\nCopyright 2009 Ann Reef",
                                                   "1 Knots\nThe bowline makes a loop."])
     book = shelve(path)
-    assert book.title == "scan-0001"  # no metadata: the file name, until a librarian says
+    book.refresh_from_db()
+    # No metadata, no title set large: the file's name; the copyright line gives the year.
+    assert (book.title, book.year) == ("scan-0001", 2009)
     content = alice_client.get(reverse("book-edit", args=[book.pk])).content.decode()
-    assert "Year, from page 1" in content and "2009" in content
+    assert "From the file name." in content and "From the front pages (page 1)." in content
+
+
+TITLE_PAGE = [[("HARBOURS", 40), ("A Study of Ports", 22), "", "", ("BY", 12),
+               ("MARY OLSEN", 16), "", "", "", "", "", ("CHICAGO:", 12),
+               ("LAKESIDE PRESS", 12), ("1938.", 12)],
+              ["1 Ports", "A port is a place where ships load and unload."] * 3,
+              ["2 Tides", "The tide rises and falls twice a day."] * 3]
+
+
+def test_the_title_page_fills_in_the_book_and_a_librarians_edit_stays(alice_client, shelve,
+                                                                       tmp_path):
+    from tests.pdfs import make_book_pdf
+
+    book = shelve(make_book_pdf(tmp_path / "scan-0002.pdf", TITLE_PAGE))
+    book.refresh_from_db()
+    assert (book.title, book.authors, book.year) == ("Harbours: A Study of Ports", "Mary Olsen",
+                                                     1938)
+    assert book.details_from["title"] == {"from": "title_page", "page": 1}
+    content = alice_client.get(reverse("book-edit", args=[book.pk])).content.decode()
+    assert content.count("From the title page (page 1).") == 3
+    alice_client.post(reverse("book-edit", args=[book.pk]), details(book, title="Harbours"))
+    book.stage_runs.filter(stage="ocr").update(status=StageRun.Status.PENDING)
+    runner.run_pending("test-worker", book_id=book.pk)  # the pages read again
+    book.refresh_from_db()
+    assert (book.title, book.authors) == ("Harbours", "Mary Olsen")
+    assert book.details_from["title"] == {"from": "person"}
+
+
+def test_a_book_deleted_while_its_pages_are_read_is_left_alone(shelve, tmp_path, monkeypatch):
+    from books import metadata
+    from books.titlepage import Found
+    from tests.pdfs import make_book_pdf
+
+    book = shelve(make_book_pdf(tmp_path / "scan-0003.pdf", TITLE_PAGE), process=False)
+    monkeypatch.setattr(metadata, "read_pages", lambda book: {
+        "title": Found("Harbours", 1, "title_page")})
+    Book.objects.filter(pk=book.pk).delete()
+    assert metadata.fill_in(book) == [] and book.title == "scan-0003"
+
+
+def test_a_japanese_books_colophon_names_it(shelve, tmp_path):
+    from tests.pdfs import make_book_pdf
+
+    text = ["もやい結びはロープの端に輪を作る。"] * 12
+    pages = [[("結びの本", 30), "", "", ("結び書房", 12)]] + [text] * 10 + [
+        [("結びの本", 16), "", "2009年3月1日 初版第1刷発行", "2015年4月1日 第3刷発行",
+         "著者 山田太郎", "発行所 株式会社結び書房", "ISBN978-4-00-000000-0"]]
+    book = shelve(make_book_pdf(tmp_path / "musubi.pdf", pages, fontname="japan"))
+    book.refresh_from_db()
+    assert (book.title, book.authors, book.year) == ("結びの本", "山田太郎", 2009)
+    assert book.details_from["authors"] == {"from": "colophon", "page": 12}
+
+
+def test_the_pdfs_own_title_stays_and_the_title_page_adds_the_rest(shelve, tmp_path):
+    from tests.pdfs import make_book_pdf
+
+    book = shelve(make_book_pdf(tmp_path / "harbours.pdf", TITLE_PAGE, title="Harbours (2nd ed.)"))
+    book.refresh_from_db()
+    assert (book.title, book.authors, book.year) == ("Harbours (2nd ed.)", "Mary Olsen", 1938)
+    assert book.details_from["title"] == {"from": "metadata"}
 
 
 def test_readers_cannot_edit_delete_or_manage_collections(bob_client, boats):

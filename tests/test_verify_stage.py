@@ -6,6 +6,7 @@ import time
 import pytest
 
 import llm
+from books.headings import UNRESOLVED_REASON
 from books.models import Heading, ReviewFlag
 from indexing import notes
 from indexing.contract import StageContext
@@ -33,7 +34,7 @@ def entry(level, title, page, number, printed, status="exact"):
                  line=0 if page else None, toc_page=1, toc_line=0, number=number)
 
 
-def result(mainsail_placed=True):
+def result(mainsail_placed=True, anomalies=None):
     return TocResult(
         entries=[
             entry(1, "Sails", 2, "1", "1"),
@@ -43,7 +44,7 @@ def result(mainsail_placed=True):
             entry(1, "Knots", 5, "2", "4"),
         ],
         toc_pages=[1], lot_pages=[], labels={2: "1", 3: "2", 4: "3", 5: "4"},
-        anomalies=[Anomaly("missing_page", [3], "from the folios")],
+        anomalies=anomalies or [Anomaly("missing_page", [3], "from the folios")],
     )
 
 
@@ -78,12 +79,13 @@ def said(line=None, reason="the heading is there"):
 def book_with(shelve, tmp_path, monkeypatch, settings):
     """Return a function shelving the five-page book with a fake model answering."""
 
-    def make(answer, *, mainsail_placed=True, delay=0.0, **limits):
+    def make(answer, *, mainsail_placed=True, delay=0.0, anomalies=None, **limits):
         for name, value in limits.items():
             setattr(settings, f"LIBRARIAN_LLM_{name.upper()}", value)
         model = FakeModel(answer, delay)
         monkeypatch.setattr(llm, "load", lambda config: model)
-        monkeypatch.setattr(index.toc, "recover", lambda pages, outline=(): result(mainsail_placed))
+        monkeypatch.setattr(index.toc, "recover",
+                            lambda pages, outline=(): result(mainsail_placed, anomalies))
         book = shelve(make_pdf(tmp_path / "sails.pdf", PAGES), process=False)
         run_pending("test-worker", stages=UP_TO_VERIFY, book_id=book.pk)
         return book, model
@@ -304,3 +306,14 @@ def test_section_ends_skip_a_rejected_heading_when_index_and_verify_run_again(bo
     ends = dict(book.headings.values_list("number", "page_end"))
     # Sails and the Jib run to the end of the book: the rejected Knots bounds nothing.
     assert ends == {"1": 5, "1.1": 3, "1.2": 5, "2": None}
+
+
+def test_a_heading_whose_printed_page_is_not_in_the_scan_is_not_asked_about(book_with):
+    gap = Anomaly("missing_page", [3, 4], "printed page 3 not in the scan", printed=("3",),
+                  count=1)
+    book, model = book_with(answer_jib_at(), mainsail_placed=False, anomalies=[gap])
+    heading = jib(book)
+    assert (heading.status, heading.page) == ("unresolved", None)
+    assert heading.flags.get().reason.startswith("The page the table of contents gives")
+    assert model.prompts and not any("1.2 The Jib" in prompt for prompt in model.prompts)
+    assert book.headings.get(number="1.1").flags.get().reason == UNRESOLVED_REASON

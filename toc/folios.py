@@ -3,8 +3,10 @@
 Each page's header and footer rows give candidate folios. A candidate counts when
 a nearby page reads a folio of the same kind with the same offset (physical −
 printed): single reads are OCR noise or numbers in running heads. Pages between
-agreeing anchors are filled in; where offsets change, the change is reported
-(missing, duplicated, out-of-order pages) and only unambiguous pages are filled.
+agreeing anchors are filled in; where offsets change, only unambiguous pages are
+filled: unnumbered plates where there is room for them, and where printed pages
+are missing, a page's own read that falls in the gap. What the labels then say
+about the scan (pages missing, doubled, out of order) is ``toc.sequence``'s.
 """
 
 from dataclasses import dataclass, field
@@ -12,6 +14,8 @@ from dataclasses import dataclass, field
 from toc.folio_reads import Folio, candidates
 from toc.model import Anomaly, anomaly
 from toc.numbers import label
+from toc.repair import plausible_repair
+from toc.sequence import faults
 
 SUPPORT_WINDOW = 3  # pages each way where an agreeing folio supports a read
 STRONG_WINDOW = 4  # anchors this close on both sides make a page's label well supported
@@ -28,6 +32,7 @@ class Mapping:
     strong: set[int] = field(default_factory=set)
     anomalies: list[Anomaly] = field(default_factory=list)
     folio_lines: dict[int, set[int]] = field(default_factory=dict)
+    missing: set[tuple[str, int]] = field(default_factory=set)  # printed pages not in the scan
     page_count: int = 0
 
     def pages_for(self, kind: str, value: int) -> list[int]:
@@ -56,7 +61,8 @@ def fit(pages: list[dict]) -> Mapping:
     for folio in anchors.values():
         mapping.folio_lines.setdefault(folio.page, set()).add(folio.line)
     line_counts = {page["number"]: len(page.get("lines") or []) for page in pages}
-    _fill(mapping, sorted(anchors.values(), key=lambda f: f.page), line_counts)
+    _fill(mapping, sorted(anchors.values(), key=lambda f: f.page), line_counts, reads)
+    mapping.anomalies, mapping.missing = faults(mapping.values, _plates(line_counts))
     mapping.labels = {page: label(*value) for page, value in sorted(mapping.values.items())}
     return mapping
 
@@ -80,17 +86,24 @@ def _supported(reads: dict[int, list[Folio]]) -> dict[int, Folio]:
     return chosen
 
 
-def _fill(mapping: Mapping, anchors: list[Folio], line_counts: dict[int, int]) -> None:
+def _fill(mapping: Mapping, anchors: list[Folio], line_counts: dict[int, int],
+          reads: dict[int, list[Folio]]) -> None:
     for folio in anchors:
         mapping.values[folio.page] = (folio.kind, folio.value)
     for left, right in zip(anchors, anchors[1:]):
-        _fill_gap(mapping, left, right, line_counts)
+        _fill_gap(mapping, left, right, line_counts, reads)
     _extrapolate(mapping, anchors)
     _mark_strong(mapping, anchors)
-    _report_runs(mapping, anchors)
 
 
-def _fill_gap(mapping: Mapping, left: Folio, right: Folio, line_counts) -> None:
+def _plates(line_counts: dict[int, int]) -> set[int]:
+    """Return the pages with too few lines to be a page of text: blanks and plates."""
+    counts = sorted(line_counts.values())
+    typical = counts[len(counts) // 2] if counts else 0
+    return {page for page, count in line_counts.items() if count <= PLATE_SHARE * typical}
+
+
+def _fill_gap(mapping: Mapping, left: Folio, right: Folio, line_counts, reads=None) -> None:
     gap = list(range(left.page + 1, right.page))
     if left.kind != right.kind:
         return
@@ -98,22 +111,59 @@ def _fill_gap(mapping: Mapping, left: Folio, right: Folio, line_counts) -> None:
     if extra == 0:
         for page in gap:
             mapping.values[page] = (left.kind, page - left.offset)
-        return
-    if extra > 0 and right.value == left.value and not gap:
-        mapping.anomalies.append(anomaly(
-            "duplicate_page", [left.page, right.page], "duplicate_page",
-            first=left.page, second=right.page, label=label(left.kind, left.value)))
-        return
-    if 0 < extra <= len(gap):
+    elif 0 < extra <= len(gap):
         _fill_plates(mapping, left, right, gap, extra, line_counts)
+    elif extra < 0 and gap and reads:
+        _fill_missing(mapping, left, right, gap, line_counts, reads)
+
+
+def _fill_missing(mapping: Mapping, left: Folio, right: Folio, gap, line_counts, reads) -> None:
+    """Label the pages of a gap where printed pages are missing by their own reads.
+
+    A read too lonely to be an anchor is still evidence here: the gap leaves
+    only the values between its two sides, in order. A read one digit off the
+    value that continues either side ("315" beside 376) counts as that value.
+    Pages between two pages so labelled are filled as any gap is.
+    """
+    found, previous = [], left
+    for index, page in enumerate(gap):
+        after = right.value - (len(gap) - index)  # the value if the right side runs back here
+        options = [previous.value + 1] if previous.page == page - 1 else []
+        options.append(after)
+        value = _gap_value(reads.get(page, []), left.kind, previous.value, right.value, options)
+        if value is not None:
+            previous = Folio(page, left.kind, value, -1)
+            found.append(previous)
+    points = [left, *found, right]
+    for inner_left, inner_right in zip(points, points[1:]):
+        mapping.values[inner_left.page] = (inner_left.kind, inner_left.value)
+        _fill_gap(mapping, inner_left, inner_right, line_counts)
+
+
+def _gap_value(reads: list[Folio], kind: str, low: int, high: int,
+               options: list[int]) -> int | None:
+    """Return the value a gap page's reads give between low and high (exclusive), or None."""
+    inside = [read.value for read in reads if read.kind == kind and low < read.value < high]
+    if inside:
+        return inside[0]
+    for option in options:
+        if low < option < high and any(
+            read.kind == kind == "arabic" and _one_off(str(read.value), str(option))
+            for read in reads
+        ):
+            return option
+    return None
+
+
+def _one_off(read: str, value: str) -> bool:
+    """Return True when read is value with one digit misread (same length, one differs)."""
+    return len(read) == len(value) and plausible_repair(read, value)
 
 
 def _fill_plates(mapping, left: Folio, right: Folio, gap, extra, line_counts) -> None:
     """Fill a gap holding `extra` unnumbered pages when the sparsest pages are clearly plates."""
-    counts = sorted(line_counts.values())
-    typical = counts[len(counts) // 2] if counts else 0
     plates = sorted(gap, key=lambda page: line_counts.get(page, 0))[:extra]
-    if any(line_counts.get(page, 0) > PLATE_SHARE * typical for page in plates):
+    if not set(plates) <= _plates(line_counts):
         return
     value = left.value
     for page in gap:
@@ -161,37 +211,3 @@ def _mark_strong(mapping: Mapping, anchors: list[Folio]) -> None:
         )
         if agree(before) and agree(after):
             mapping.strong.add(page)
-
-
-def _report_runs(mapping: Mapping, anchors: list[Folio]) -> None:
-    """Report offset changes between runs of agreeing folios."""
-    runs: list[list[Folio]] = []
-    for folio in anchors:
-        if runs and (runs[-1][-1].kind, runs[-1][-1].offset) == (folio.kind, folio.offset):
-            runs[-1].append(folio)
-        else:
-            runs.append([folio])
-    for before, run, after in zip([None] + runs, runs, runs[1:] + [None]):
-        if before and after and before[-1].kind == after[0].kind == run[0].kind:
-            if before[-1].offset == after[0].offset != run[0].offset:
-                mapping.anomalies.append(anomaly(
-                    "out_of_order", [f.page for f in run], "out_of_order_run",
-                    first=run[0].page, last=run[-1].page,
-                    first_label=label(run[0].kind, run[0].value),
-                    last_label=label(run[-1].kind, run[-1].value)))
-                continue
-        if before and before[-1].kind == run[0].kind:
-            _report_change(mapping, before[-1], run[0])
-
-
-def _report_change(mapping: Mapping, left: Folio, right: Folio) -> None:
-    if right.value < left.value:
-        mapping.anomalies.append(anomaly(
-            "out_of_order", [left.page, right.page], "out_of_order",
-            page=right.page, label=label(right.kind, right.value),
-            before=label(left.kind, left.value), before_page=left.page))
-    elif right.offset < left.offset:
-        missing = left.offset - right.offset
-        mapping.anomalies.append(anomaly(
-            "missing_page", [left.page, right.page], "missing_page", count=missing,
-            before=label(left.kind, left.value), after=label(right.kind, right.value)))

@@ -30,9 +30,14 @@ class Anomaly:
 
     kind: str  # missing_page, duplicate_page, out_of_order, far_from_toc, toc_page_number, …
     pages: list[int]
-    detail: str
+    detail: str  # in English, for the log; pages show it worded from code and values
     code: str = ""  # a key of ANOMALY_WORDS ("" in an anomaly made before codes)
     values: dict = field(default_factory=dict)
+    # The printed pages concerned, first and last of a stretch (one where it is one page),
+    # and for missing_page how many of them are missing: fewer than the stretch holds where
+    # unnumbered pages stand between and may be some of them.
+    printed: tuple[str, ...] = ()
+    count: int = 0
 
 
 # The English of each anomaly's code; indexing.notes has the same words for translation.
@@ -41,6 +46,15 @@ ANOMALY_WORDS = {
     "out_of_order_run": "pages %(first)s–%(last)s read %(first_label)s–%(last_label)s",
     "out_of_order": "page %(page)s reads %(label)s after %(before)s on page %(before_page)s",
     "missing_page": "%(count)s printed page(s) missing between %(before)s and %(after)s",
+    "scan_missing": "printed pages %(first)s–%(last)s are not in the scan",
+    "scan_missing_one": "printed page %(first)s is not in the scan",
+    "scan_missing_some": ("printed pages %(first)s–%(last)s are not all in the scan: %(count)s "
+                          "of them missing"),
+    "scan_missing_some_one": "printed page %(first)s may not be in the scan",
+    "scan_twice": "printed pages %(first)s–%(last)s are in the scan twice",
+    "scan_twice_one": "printed page %(first)s is in the scan twice",
+    "scan_out_of_order": "printed pages %(first)s–%(last)s are out of order in the scan",
+    "scan_out_of_order_one": "printed page %(first)s is out of order in the scan",
     "far_from_toc": "“%(title)s” found on page %(page)s, TOC and folios say %(predicted)s",
     "far_from_toc_unknown": "“%(title)s” found on page %(page)s, TOC and folios say unknown",
     "toc_page_confirmed": "“%(title)s”: printed %(read)s read, %(confirmed)s confirmed",

@@ -78,12 +78,18 @@ def _continues(entries: list[Raw], following: list[Raw]) -> bool:
 def _place(raws: list[Raw], mapping: Mapping, body: Body, page_count: int):
     printed = [raw.printed for raw in raws]
     bad = suspects(printed)
+    # An entry whose printed page the folios show missing from the scan is not looked
+    # for: the line that matches it elsewhere is a running head or a mention, never its
+    # opening. It stays unplaced, for a person who has the book.
+    missing = {index for index, value in enumerate(printed)
+               if value and index not in bad and value in mapping.missing}
     predicted, strong = [], []
     for index, value in enumerate(printed):
-        guess, sure = mapping.predict(*value) if value and index not in bad else (None, False)
+        trusted = value and index not in bad | missing
+        guess, sure = mapping.predict(*value) if trusted else (None, False)
         predicted.append(guess)
         strong.append(sure and not raws[index].repaired)  # a repair only guides the search
-    placements = ground([raw.title for raw in raws], predicted, strong, body, page_count)
+    placements = _ground(raws, predicted, strong, missing, body, page_count)
     anomalies: list[Anomaly] = []
     entries = []
     for index, (raw, level) in enumerate(zip(raws, levels(raws))):
@@ -102,6 +108,17 @@ def _place(raws: list[Raw], mapping: Mapping, body: Body, page_count: int):
         entries.append(Entry(level, raw.title, page_label, page, None, status,
                              round(confidence, 3), line, raw.toc_page, raw.toc_line, raw.number))
     return with_ends(entries, page_count), anomalies
+
+
+def _ground(raws: list[Raw], predicted, strong, missing: set[int], body: Body, page_count: int):
+    """Return the placement of each entry, None for the entries in missing (not looked for)."""
+    kept = [index for index in range(len(raws)) if index not in missing]
+    found = ground([raws[i].title for i in kept], [predicted[i] for i in kept],
+                   [strong[i] for i in kept], body, page_count)
+    placements: list[Placement | None] = [None] * len(raws)
+    for index, placement in zip(kept, found):
+        placements[index] = placement
+    return placements
 
 
 def _printed_label(raw, index, printed, bad, placement, mapping, anomalies) -> str | None:

@@ -22,3 +22,4 @@ def language_names(codes: str) -> str:
 def page_ranges(numbers) -> str:
     """Return page numbers as ranges people read: [3, 4, 5, 9] → "3–5, 9"."""
     return ranges(numbers)
+

@@ -14,6 +14,7 @@ from django.db import transaction
 
 import toc
 from books import headings
+from books.anomalies import not_in_scan
 from books.models import Book, Page
 from indexing.contract import Stage
 from indexing.notes import note
@@ -64,16 +65,24 @@ def store(book, result) -> None:
     Reviewers' decisions survive: ``books.headings.replace`` carries them onto
     the same entries recovered again.
     """
-    headings.replace(book, result.entries, result.inferred)
+    book.anomalies = [stored(anomaly) for anomaly in result.anomalies]
+    headings.replace(book, result.entries, result.inferred, not_in_scan(book.anomalies))
     _store_labels(book, result.labels)
     book.structure, book.spreads = _structure(result), result.spreads
     book.toc_pages, book.lot_pages = list(result.toc_pages), list(result.lot_pages)
-    book.anomalies = [
-        {"kind": anomaly.kind, "pages": list(anomaly.pages), "detail": anomaly.detail,
-         **({"code": anomaly.code, "values": anomaly.values} if anomaly.code else {})}
-        for anomaly in result.anomalies
-    ]
     book.save(update_fields=["structure", "spreads", "toc_pages", "lot_pages", "anomalies"])
+
+
+def stored(anomaly) -> dict:
+    """Return an anomaly as the book stores it: its code and values, worded in the reader's
+    language when shown (``indexing.notes``), and the printed pages a scan lacks and their
+    count kept as data (``books.anomalies.not_in_scan``)."""
+    found = {"kind": anomaly.kind, "pages": list(anomaly.pages), "detail": anomaly.detail}
+    if anomaly.code:
+        found.update(code=anomaly.code, values=anomaly.values)
+    if anomaly.printed:
+        found.update(printed=list(anomaly.printed), count=anomaly.count)
+    return found
 
 
 def _store_labels(book, labels: dict[int, str]) -> None:

@@ -7,7 +7,10 @@ by side, so both cores stay busy. A two-page spread (indexing.ocr.spreads) is
 read as its two halves and stored as one page with its gutter. Pages are stored a batch
 at a time: a restarted run skips the pages already recorded. A page the engine
 fails on is recorded with its error, tried once more at the end, and does not
-fail the book.
+fail the book. Once the front pages are read, the title page fills in the
+book's title, authors and year where its metadata had none
+(``books.metadata.fill_in``): the shelf shows the book's name while the rest is
+read, not its file's; at the end, the colophon of a Japanese book may add to it.
 """
 
 import logging
@@ -19,6 +22,7 @@ from dataclasses import dataclass
 import pymupdf
 from django.db import transaction
 
+from books import metadata
 from books.models import Page
 from books.page_limits import PageTooLarge, check_drawing
 from books.registration import active_kinds
@@ -74,6 +78,7 @@ class OcrStage(Stage):
             logger.info("Reading %s failed pages of book %s again", len(retry), book.pk)
             self._read_pages(ctx, book, retry, finished, progress)
         progress(total, total)
+        metadata.fill_in(book)
         counts = dict.fromkeys(Source.values, 0)
         for source in book.pages.values_list("source", flat=True):
             counts[source] += 1
@@ -104,12 +109,12 @@ class OcrStage(Stage):
                 while flight and (flight[0].done() or len(flight) > calls):
                     pending.extend(flight.popleft().result())
                 if len(pending) >= SAVE_PAGES or time.monotonic() - last_save > SAVE_SECONDS:
-                    last_save = self._save(pending, finished, progress, book.page_count)
+                    last_save = self._save(pending, finished, progress, book)
                     pending = []
             flight.append(pool.submit(self._recognise, waiting))
             while flight:
                 pending.extend(flight.popleft().result())
-        self._save(pending, finished, progress, book.page_count)
+        self._save(pending, finished, progress, book)
 
     def _recognise(self, items: list[Prepared]) -> list[Page]:
         if not items:
@@ -134,11 +139,14 @@ class OcrStage(Stage):
             item.page.text, item.page.error = textlayer.page_text(found["lines"]), ""
         return [item.page for item in items]
 
-    def _save(self, pages, finished, progress, total) -> float:
+    def _save(self, pages, finished, progress, book) -> float:
         read = {page.number for page in pages if not page.error}
+        front = set(range(1, min(metadata.FRONT_PAGES, book.page_count) + 1))
         with transaction.atomic():  # the pages are written only while the claim holds
             save(pages)
-            progress(len(finished | read), total, checkpoint=True)
+            progress(len(finished | read), book.page_count, checkpoint=True)
+        if read & front and front <= finished | read:  # the front pages are all in at last
+            metadata.fill_in(book)
         finished.update(read)
         return time.monotonic()
 

@@ -12,7 +12,9 @@ leaves every heading for review. A heading whose flag records an agent reason
 was asked already: a resumed run does not ask again. A served model whose server
 fails (``llm.Unavailable``) is waited for, the progress saying so, within the
 book's time and ``LIBRARIAN_SERVED_WAIT_SECONDS``; the headings not asked by then
-are left for review with no agent reason, so a later run asks them.
+are left for review with no agent reason, so a later run asks them. A heading whose
+printed page the folios show missing from the scan is not asked about: whatever
+line matches it elsewhere is not its opening.
 """
 
 import logging
@@ -22,6 +24,7 @@ from django.db import transaction
 from django.utils import timezone
 
 import llm
+from books.anomalies import not_in_scan
 from books.headings import UNRESOLVED_REASON, place_by_agent, restructure
 from books.models import Book, Heading, Page, ReviewFlag
 from indexing.agent import anomalies
@@ -55,9 +58,10 @@ class VerifyStage(Stage):
         headings = list(book.headings.order_by("position").values(*HEADING_FIELDS, "inferred"))
         asked = set(ReviewFlag.objects.filter(heading__book=book).exclude(agent_reason="")
                     .values_list("heading_id", flat=True))
+        missing = not_in_scan(book.anomalies)  # a heading whose page is not there is not sought
         targets = [i for i, h in enumerate(headings)
                    if h["status"] == Heading.Status.UNRESOLVED and not h["inferred"]
-                   and h["id"] not in asked]
+                   and h["id"] not in asked and h["printed_page"] not in missing]
         progress(0, len(targets))
         if not targets:
             summary = [[note("verify.none")]]

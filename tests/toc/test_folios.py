@@ -1,5 +1,5 @@
 from toc.folios import fit
-from tests.toc.pages import page
+from tests.toc.pages import line, page
 
 
 def book(folios, lines=20):
@@ -76,3 +76,94 @@ def test_a_contents_entry_at_the_top_of_a_page_is_no_folio():
                            f"{number}.2 Another . . . . . {number + 11}"] * 8, folio=folio)
              for number, folio in enumerate(["i", "ii", "ii", "iv", "v"], start=1)]
     assert [fit(pages).labels.get(n) for n in range(1, 6)] == ["i", "ii", "iii", "iv", "v"]
+
+
+# Scans as they come: folios at the outer corner of a running head, misread now and then,
+# plates without a number, and pages the scanner skipped, doubled or took out of order.
+
+def scanned(folios, lines=20):
+    """Return pages whose running head carries the folio at its outer corner ("370  SOUPS."
+    on the left, "SOUPS.  371" on the right); None: a page whose folio is not printed (a
+    chapter opening), "": a blank leaf, "plate": an unnumbered plate with a caption."""
+    pages = []
+    for number, folio in enumerate(folios, start=1):
+        text = [f"Body text of the page, line {i}, at its usual length." for i in range(lines)]
+        rows = [] if folio == "" else ["Fig. 3. The kitchen range."] if folio == "plate" else text
+        current = page(number, rows)
+        if folio and folio != "plate":
+            head = f"{folio}   COOKERY." if number % 2 == 0 else f"SOUPS.   {folio}"
+            current["lines"].insert(0, line(head, 72, 40))
+        pages.append(current)
+    return pages
+
+
+def described(mapping):
+    return [(a.kind, a.printed, a.count, a.pages) for a in mapping.anomalies]
+
+
+def test_printed_pages_skipped_in_the_scanner_are_named():
+    mapping = fit(scanned(["366", "367", "368", "369", "370", "375", "376", "377", "378"]))
+    assert described(mapping) == [("missing_page", ("371", "374"), 4, [5, 6])]
+    assert mapping.missing == {("arabic", n) for n in range(371, 375)}
+    assert mapping.labels[6] == "375"
+
+
+def test_an_unnumbered_plate_in_the_gap_holds_none_of_the_missing_pages():
+    for leaf in ("", "plate"):
+        mapping = fit(scanned(["366", "367", "368", "369", "370", leaf, "375", "376", "377"]))
+        assert described(mapping) == [("missing_page", ("371", "374"), 4, [5, 7])]
+        assert 6 not in mapping.labels
+
+
+def test_a_text_page_without_a_folio_in_the_gap_may_be_one_of_the_missing():
+    mapping = fit(scanned(["366", "367", "368", "369", "370", None, "375", "376", "377"]))
+    assert described(mapping) == [("missing_page", ("371", "374"), 3, [5, 7])]
+    assert mapping.missing == set()  # which three is not known: none is given up on
+
+
+def test_a_lone_folio_in_the_gap_splits_it():
+    # A read too lonely to count elsewhere is the page's number where only a gap can hold it.
+    mapping = fit(scanned(["366", "367", "368", "369", "370", "372", "375", "376", "377"]))
+    assert mapping.labels[6] == "372"
+    assert described(mapping) == [("missing_page", ("371",), 1, [5, 6]),
+                                  ("missing_page", ("373", "374"), 2, [6, 7])]
+
+
+def test_a_folio_misread_beside_the_gap_is_read_as_the_page_it_continues():
+    mapping = fit(scanned(["366", "367", "368", "369", "370", "315", "376", "377", "378"]))
+    assert mapping.labels[6] == "375"
+    assert described(mapping) == [("missing_page", ("371", "374"), 4, [5, 6])]
+
+
+def test_misreads_away_from_any_gap_report_nothing():
+    folios = [str(n) for n in range(120, 140)]
+    folios[3], folios[9], folios[15] = "1Z3", "l29", "185"  # "135" read as "185"
+    folios[12] = None
+    mapping = fit(scanned(folios))
+    assert mapping.anomalies == [] and mapping.missing == set()
+    assert [mapping.labels[n] for n in (4, 10, 13, 16)] == ["123", "129", "132", "135"]
+
+
+def test_two_leaves_turned_at_once_and_one_scanned_twice():
+    folios = [str(n) for n in range(40, 50)] + [str(n) for n in range(52, 60)]
+    folios[5:5] = ["45"]  # the scanner fed page 45 twice
+    mapping = fit(scanned(folios))
+    assert described(mapping) == [("duplicate_page", ("45",), 0, [6, 7]),
+                                  ("missing_page", ("50", "51"), 2, [11, 12])]
+
+
+def test_a_doubled_pair_of_pages_is_doubled_not_out_of_order():
+    mapping = fit(scanned(["5", "6", "7", "8", "7", "8", "9", "10", "11", "12"]))
+    assert described(mapping) == [("duplicate_page", ("7", "8"), 0, [3, 4, 5, 6])]
+
+
+def test_a_leaf_scanned_out_of_order_misses_nothing():
+    mapping = fit(scanned(["1", "2", "3", "4", "7", "8", "5", "6", "9", "10", "11"]))
+    assert described(mapping) == [("out_of_order", ("7", "8"), 0, [5, 6])]
+    assert mapping.missing == set()
+
+
+def test_roman_front_matter_and_a_missing_page_of_it():
+    folios = [None, "ii", "iii", "iv", "vii", "viii", None, "2", "3", "4", "5"]
+    mapping = fit(scanned(folios))
+    assert described(mapping) == [("missing_page", ("v", "vi"), 2, [4, 5])]

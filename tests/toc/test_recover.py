@@ -170,3 +170,20 @@ def test_a_heading_at_body_size_opening_a_page_is_no_running_head():
     assert opened["number"] == 7
     entry = by_title(recover(pages))["2.1 The bowline"]
     assert (entry.page, entry.status, entry.line) == (7, "exact", 0)
+
+
+def test_an_entry_on_a_page_missing_from_the_scan_is_left_unplaced():
+    """The contents put the index on p. 11, the scan jumps from p. 10 to p. 13; the
+    index's later pages repeat its title at the top, and none of them is its opening."""
+    rows = CHAPTERS + [("Index", 11)]
+    pages = [page(1, ["A Short Guide to Boats"]),
+             page(2, ["#Contents"] + [toc_row(t, p) for t, p in rows])]
+    headings = {p: [t] for t, p in CHAPTERS}
+    for number, printed in enumerate([*range(1, 11), 13, 14, 15], start=3):
+        heads = ["Index"] if printed > 12 else headings.get(printed, [])
+        pages.append(body(number, printed, heads))
+    result = recover(pages)
+    entry = by_title(result)["Index"]
+    assert (entry.page, entry.status, entry.printed_page) == (None, "unresolved", "11")
+    assert by_title(result)["3 Weather"].page == 9  # its neighbours are placed as ever
+    assert [(a.kind, a.printed) for a in result.anomalies] == [("missing_page", ("11", "12"))]
