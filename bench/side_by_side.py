@@ -1,9 +1,17 @@
 """OCR side by side: the librarian's engine and tesseract on the same scan pages, one thread each.
 
-The pages are chosen from the dev scans by rule, not by hand (choose_pages),
-so that every run, and every engine, reads the same ones. Both engines'
-results go through the same layout (indexing.ocr.layout) and the same
-character error measure (bench.ocr) against the born-digital twin's text.
+Two sets of pages, chosen by rule, not by hand (choose_pages), so that every
+run, and every engine, reads the same ones:
+
+- ``synthetic``: the dev scans, rendered from born-digital manuals, measured
+  against the born-digital twin's text (bench.ocr.char_errors);
+- ``real``: the real set's dev books (old print scanned by a library, see
+  scripts/make_real_set.py), measured against each page's proofread text
+  (bench.real.char_errors, which forgives running heads, folios and
+  line-end hyphens). The held-out book is never read here.
+
+Both engines' results go through the same layout (indexing.ocr.layout) and
+the same measure.
 
 Tesseract is only a yardstick: it is installed from Debian for the benchmark
 (tesseract-ocr, tesseract-ocr-eng, tesseract-ocr-jpn) and the app never needs it.
@@ -12,6 +20,7 @@ Tesseract is only a yardstick: it is installed from Debian for the benchmark
 from __future__ import annotations
 
 import csv
+import json
 import os
 import shutil
 import subprocess
@@ -21,6 +30,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench import real
 from bench.ocr import char_errors, ordered_text
 from indexing.ocr.layout import RawLine, page_lines
 
@@ -48,8 +58,7 @@ class Tally:
     seconds: float = 0.0
     missing: str = ""  # why the engine did not run, when it did not
 
-    def add(self, reference: str, hypothesis: str) -> None:
-        errors, chars = char_errors(reference, hypothesis)
+    def add(self, errors: int, chars: int) -> None:
         self.pages += 1
         self.errors += errors
         self.chars += chars
@@ -151,11 +160,22 @@ def run_ours(read, images: list, scales: list[float]) -> tuple[list[list[dict]],
     return found, time.perf_counter() - start
 
 
-def tally(truths: list[list[dict]], found: list[list[dict]], seconds: float) -> Tally:
-    """Return the tally of pages read (found) against their born text (truths)."""
+def born_errors(truth: list[dict], lines: list[dict]) -> tuple[int, int]:
+    """Return (errors, characters) of a synthetic page's lines against its born lines."""
+    return char_errors(ordered_text(truth), ordered_text(lines))
+
+
+def proofread_errors(truth: str, lines: list[dict]) -> tuple[int, int]:
+    """Return (errors, characters) of a real page's lines (in reading order) against its
+    proofread text."""
+    return real.char_errors(truth, [line["text"] for line in lines])
+
+
+def tally(pages: "Pages", found: list[list[dict]], seconds: float) -> Tally:
+    """Return the tally of pages read (found) against their truths."""
     counted = Tally()
-    for truth, lines in zip(truths, found, strict=True):
-        counted.add(ordered_text(truth), ordered_text(lines))
+    for truth, lines in zip(pages.truths, found, strict=True):
+        counted.add(*pages.measure(truth, lines))
     counted.seconds = seconds
     return counted
 
@@ -167,17 +187,23 @@ def tesseract_pages(raw: dict[int, list[RawLine]], scales: list[float]) -> list[
 
 @dataclass
 class Pages:
-    """One language's chosen pages: the scan images, their scales and the born text."""
+    """One set and language's chosen pages: the scan images, their scales, their truths
+    (born lines or proofread text) and how a page read is measured against its truth."""
 
     chosen: list[Chosen]
     images: list
     scales: list[float]
-    truths: list[list[dict]]
+    truths: list
+    measure: object  # (truth, page lines) -> (errors, characters)
+
+
+Loaded = dict[tuple[str, str], Pages]  # (set, language) -> pages
 
 
 def load(scans: Path, born: Path, languages: dict[str, str], dpi: int,
-         max_pixels: int) -> dict[str, Pages]:
-    """Return the chosen pages of each language, rendered as the ocr stage renders them.
+         max_pixels: int) -> Loaded:
+    """Return the chosen synthetic pages of each language, rendered as the ocr stage renders
+    them.
 
     languages maps a book id to its language; scans and born are the folders
     of the image-only and the born-digital PDFs.
@@ -185,7 +211,6 @@ def load(scans: Path, born: Path, languages: dict[str, str], dpi: int,
     import pymupdf
 
     from books.textlayer import page_lines as born_lines
-    from indexing.ocr.render import render
 
     texts = {}
     for book, lang in languages.items():
@@ -193,65 +218,105 @@ def load(scans: Path, born: Path, languages: dict[str, str], dpi: int,
             texts[book] = (lang, [born_lines(page) for page in document])
     sizes = {book: (lang, [sum(len(line["text"]) for line in page) for page in pages])
              for book, (lang, pages) in texts.items()}
-    loaded: dict[str, Pages] = {}
-    for item in choose_pages(sizes):
-        pages = loaded.setdefault(item.lang, Pages([], [], [], []))
-        with pymupdf.open(scans / f"{item.book}.pdf") as document:
+    return _rendered("synthetic", choose_pages(sizes), lambda book: scans / f"{book}.pdf",
+                     lambda item: texts[item.book][1][item.number - 1], born_errors, dpi,
+                     max_pixels)
+
+
+def load_real(folder: Path, books: list[dict], dpi: int, max_pixels: int) -> Loaded:
+    """Return the chosen pages of the real set's dev books, rendered as the ocr stage renders
+    them; books are bench/real/sources.json's entries, folder holds <id>.pdf and
+    <id>.pages.json. Held-out books and books without per-page text are left out."""
+    texts = {}
+    for book in books:
+        path = folder / f"{book['id']}.pages.json"
+        if book.get("role") != "dev" or not book.get("text") or not path.is_file():
+            continue
+        pages = json.loads(path.read_text())
+        texts[book["id"]] = (book["lang"], [page["text"] for page in pages])
+    sizes = {book: (lang, [len(text) for text in pages]) for book, (lang, pages) in texts.items()}
+    return _rendered("real", choose_pages(sizes), lambda book: folder / f"{book}.pdf",
+                     lambda item: texts[item.book][1][item.number - 1], proofread_errors, dpi,
+                     max_pixels)
+
+
+def _rendered(name: str, chosen: list[Chosen], pdf, truth, measure, dpi: int,
+              max_pixels: int) -> Loaded:
+    import pymupdf
+
+    from indexing.ocr.render import render
+
+    loaded: Loaded = {}
+    for item in chosen:
+        pages = loaded.setdefault((name, item.lang), Pages([], [], [], [], measure))
+        with pymupdf.open(pdf(item.book)) as document:
             image, scale = render(document[item.number - 1], dpi, max_pixels)
         pages.chosen.append(item)
         pages.images.append(image)
         pages.scales.append(scale)
-        pages.truths.append(texts[item.book][1][item.number - 1])
+        pages.truths.append(truth(item))
     return loaded
 
 
-def compare(read, loaded: dict[str, Pages]) -> dict[str, dict[str, Tally]]:
-    """Return {engine: {language: tally}} for our read(image) and tesseract on loaded pages."""
+Results = dict[str, dict[tuple[str, str], Tally]]  # engine -> (set, language) -> tally
+
+
+def compare(read, loaded: Loaded) -> Results:
+    """Return {engine: {(set, language): tally}} for our read(image, scale) and tesseract on
+    loaded pages; on each set and language the two engines run back to back, so that other
+    work on the machine weighs on both alike."""
     missing = tesseract_missing()
-    results: dict[str, dict[str, Tally]] = {"librarian": {}, "tesseract": {}}
-    for lang, pages in sorted(loaded.items()):
-        results["librarian"][lang] = tally(pages.truths, *run_ours(read, pages.images,
-                                                                         pages.scales))
+    results: Results = {"librarian": {}, "tesseract": {}}
+    for key, pages in sorted(loaded.items()):
+        found, seconds = run_ours(read, pages.images, pages.scales)
+        results["librarian"][key] = tally(pages, found, seconds)
         if missing:
-            results["tesseract"][lang] = Tally(missing=missing)
+            results["tesseract"][key] = Tally(missing=missing)
             continue
-        raw, seconds = run_tesseract(pages.images, lang)
-        results["tesseract"][lang] = tally(pages.truths, tesseract_pages(raw, pages.scales),
-                                           seconds)
+        raw, seconds = run_tesseract(pages.images, key[1])
+        results["tesseract"][key] = tally(pages, tesseract_pages(raw, pages.scales), seconds)
     return results
 
 
-def figures(results: dict[str, dict[str, Tally]], loaded: dict[str, Pages]) -> dict:
-    """Return the results as plain data, with the pages read, for --json."""
-    return {"pages": {lang: [[item.book, item.number] for item in pages.chosen]
-                      for lang, pages in loaded.items()},
-            "engines": {engine: {lang: counted.figures() for lang, counted in by_lang.items()}
-                        for engine, by_lang in results.items()}}
+def figures(results: Results, loaded: Loaded) -> dict:
+    """Return the results as plain data, with the pages read, for --json ("set/lang" keys)."""
+    return {"pages": {f"{name}/{lang}": [[item.book, item.number] for item in pages.chosen]
+                      for (name, lang), pages in sorted(loaded.items())},
+            "engines": {engine: {f"{name}/{lang}": counted.figures()
+                                 for (name, lang), counted in sorted(by_key.items())}
+                        for engine, by_key in results.items()}}
 
 
-def table(results: dict[str, dict[str, Tally]]) -> str:
-    """Return the printed table: CER and pages/s per engine and language, then how they compare."""
+def table(results: Results) -> str:
+    """Return the printed table: CER and pages/s per set, language and engine, then how the
+    engines compare on each."""
     rows = ["OCR side by side (same pages, one thread each)",
-            f"{'engine':>10}  {'lang':>4}  {'pages':>5}  {'CER':>6}  {'pages/s':>7}"]
-    for engine, by_lang in results.items():
-        for lang, counted in sorted(by_lang.items()):
+            f"{'set':>9}  {'lang':>4}  {'engine':>10}  {'pages':>5}  {'CER':>6}  {'pages/s':>7}"]
+    keys = sorted({key for by_key in results.values() for key in by_key})
+    for name, lang in keys:
+        for engine, by_key in results.items():
+            counted = by_key.get((name, lang))
+            if counted is None:
+                continue
+            head = f"{name:>9}  {lang:>4}  {engine:>10}"
             if counted.missing:
-                rows.append(f"{engine:>10}  {lang:>4}  not run: {counted.missing}")
+                rows.append(f"{head}  not run: {counted.missing}")
                 continue
             found = counted.figures()
             cer, speed = 100 * (found["cer"] or 0), found["pages_per_second"] or 0
-            rows.append(f"{engine:>10}  {lang:>4}  {found['pages']:>5}  {cer:>5.2f}%  {speed:>7.2f}")
-    rows += [line for lang in sorted(results.get("librarian", {}))
-             if (line := _versus(results, lang))]
+            rows.append(f"{head}  {found['pages']:>5}  {cer:>5.2f}%  {speed:>7.2f}")
+    rows += [line for key in keys if (line := _versus(results, key))]
     return "\n".join(rows)
 
 
-def _versus(results: dict[str, dict[str, Tally]], lang: str) -> str:
-    """Return "en: 2.5× fewer character errors, 1.2× the pages/s of tesseract" ("" if not run)."""
-    ours, theirs = results["librarian"][lang], results.get("tesseract", {}).get(lang)
-    if theirs is None or theirs.missing or not (ours.chars and theirs.chars):
+def _versus(results: Results, key: tuple[str, str]) -> str:
+    """Return "real en: 2.5× fewer character errors, 1.2× the pages/s of tesseract" ("" if
+    either did not run)."""
+    ours, theirs = results["librarian"].get(key), results.get("tesseract", {}).get(key)
+    if ours is None or theirs is None or theirs.missing or not (ours.chars and theirs.chars):
         return ""
     ours_cer, theirs_cer = ours.errors / ours.chars, theirs.errors / theirs.chars
     errors = f"{theirs_cer / ours_cer:.1f}× fewer" if ours_cer else "no"
     speed = (ours.pages / ours.seconds) / (theirs.pages / theirs.seconds)
-    return f"{lang}: {errors} character errors than tesseract, at {speed:.2f}× its pages/s"
+    return f"{key[0]} {key[1]}: {errors} character errors than tesseract, " \
+           f"at {speed:.2f}× its pages/s"
