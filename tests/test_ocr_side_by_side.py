@@ -38,19 +38,21 @@ def test_tesseract_words_are_joined_into_lines_per_page():
 
 
 def test_the_table_says_when_tesseract_did_not_run_and_still_prints_ours():
-    ours = Tally(pages=2, errors=5, chars=1000, seconds=4.0)
+    ours = Tally(pages=2, errors=5, chars=1000, seconds=4.0, cpu_seconds=3.0)
     printed = table({"librarian": {("real", "en"): ours},
                      "tesseract": {("real", "en"): Tally(missing="tesseract is not installed")}})
-    assert "     real    en   librarian      2   0.50%     0.50" in printed
+    assert "     real    en   librarian      2   0.50%     0.50        1.50" in printed
     assert "not run: tesseract is not installed" in printed
 
 
 def test_the_table_compares_the_engines_per_language():
     key = ("synthetic", "ja")
-    printed = table({"librarian": {key: Tally(pages=2, errors=1, chars=100, seconds=2.0)},
-                     "tesseract": {key: Tally(pages=2, errors=4, chars=100, seconds=4.0)}})
-    assert "synthetic ja: 4.0× fewer character errors than tesseract, at 2.00× its pages/s" \
-        in printed
+    printed = table({"librarian": {key: Tally(pages=2, errors=1, chars=100, seconds=2.0,
+                                              cpu_seconds=2.0)},
+                     "tesseract": {key: Tally(pages=2, errors=4, chars=100, seconds=4.0,
+                                              cpu_seconds=3.0)}})
+    assert "synthetic ja: 4.0× fewer character errors than tesseract, at 2.00× its pages/s " \
+           "(1.50× its pages per CPU second)" in printed
 
 
 def real_book(folder, book, texts):
