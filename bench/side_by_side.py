@@ -152,15 +152,21 @@ def run_tesseract(images: list, lang: str) -> tuple[dict[int, list[RawLine]], fl
         done = subprocess.run(["tesseract", str(listing), "-", "-l", TESSERACT_LANGUAGES[lang],
                                "--psm", "3", "tsv"], capture_output=True, text=True, env=env,
                               check=True)
-        seconds = time.perf_counter() - start
-    return tesseract_lines(done.stdout), seconds
+        seconds, cpu = time.perf_counter() - start, _children_cpu() - cpu
+    return tesseract_lines(done.stdout), seconds, cpu
 
 
-def run_ours(read, images: list, scales: list[float]) -> tuple[list[list[dict]], float]:
-    """Return (page lines of each image, seconds) read one after another by read(image, scale)."""
-    start = time.perf_counter()
+def _children_cpu() -> float:
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def run_ours(read, images: list, scales: list[float]) -> tuple[list[list[dict]], float, float]:
+    """Return (page lines of each image, seconds, CPU seconds of this process) read one after
+    another by read(image, scale)."""
+    start, cpu = time.perf_counter(), time.process_time()
     found = [read(image, scale) for image, scale in zip(images, scales, strict=True)]
-    return found, time.perf_counter() - start
+    return found, time.perf_counter() - start, time.process_time() - cpu
 
 
 def born_errors(truth: list[dict], lines: list[dict]) -> tuple[int, int]:

@@ -92,3 +92,12 @@ def test_a_real_page_is_measured_against_its_proofread_text_forgiving_its_furnit
     misread = [{"text": "The anchor was weighed at dawn and the sh1p stood out."}] * 6
     assert tally(pages, [misread], seconds=2.0).errors == 6
 
+
+
+def test_our_engine_is_timed_in_seconds_and_in_the_cpu_seconds_it_used():
+    from bench.side_by_side import run_ours
+
+    found, seconds, cpu = run_ours(lambda image, scale: [{"text": f"{image}@{scale}"}],
+                                   ["page"], [2.0])
+    assert found == [[{"text": "page@2.0"}]]
+    assert seconds >= 0 and cpu >= 0
