@@ -132,3 +132,27 @@ def test_latin_pages_read_as_the_small_model_reads_them_and_others_unchanged(
                    tmp_path / "tate-scan.pdf")
     for pdf in (scan_of(japanese_pdf, tmp_path / "ja.pdf"), tate):
         assert read(True, pdf) == read(False, pdf)
+
+
+@pytest.mark.django_db
+def test_prepare_ocr_copies_the_latin_model_or_says_how_to_do_without(settings, tmp_path,
+                                                                     monkeypatch):
+    from io import StringIO
+
+    from django.core.management import CommandError, call_command
+
+    settings.LIBRARIAN_OCR_MODEL_DIR = str(tmp_path)
+    settings.LIBRARIAN_OCR_PRECISION = "fp32"  # no quantizing here
+    monkeypatch.setattr(latin, "ensure", lambda folder: (folder / "tiny" / "rec.onnx", None))
+    out = StringIO()
+    call_command("prepare_ocr", stdout=out)
+    assert f"Latin pages read by {tmp_path / 'tiny'}" in out.getvalue()
+
+    def missing(folder):
+        raise latin.LatinUnavailable("faster-paddle is not installed")
+
+    monkeypatch.setattr(latin, "ensure", missing)
+    with pytest.raises(CommandError, match="not installed .or set LIBRARIAN_OCR_LATIN=off"):
+        call_command("prepare_ocr", stdout=StringIO())
+    settings.LIBRARIAN_OCR_LATIN = "off"
+    call_command("prepare_ocr", stdout=StringIO())
