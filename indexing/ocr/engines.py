@@ -105,7 +105,7 @@ class RapidOcrEngine:
             self._ocr = ScriptedOCR(params, {**params, **latin})
         else:
             self._ocr = RapidOCR(params=params)
-        if not int8 and not latin:
+        if not int8:  # the float detector already: vertical pages need no second look
             self._float = self._ocr
 
     def read(self, images):
