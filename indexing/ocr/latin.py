@@ -4,7 +4,8 @@ int8 models.
 On pages of Latin script the small recogniser's 18,710 classes (Chinese,
 Japanese, Latin and more) cost most of the time: PP-OCRv6 tiny (6,904
 characters: Latin, Greek, Cyrillic, Chinese, no kana) reads real English print
-with no more errors in about a quarter of its time (docs/how-it-works.md, "OCR
+with fewer errors than tesseract, though more than the small one, in about a
+quarter of its time (docs/how-it-works.md, "OCR
 speed on the CPU"). PaddleOCR publishes it under Apache-2.0; the one package on
 the registry that ships it and installs on this Python is faster-paddle (MIT),
 which bundles the model and its dictionary inside its native module. They are
