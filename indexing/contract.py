@@ -85,6 +85,7 @@ class StageContext:
                 min_confidence=setting("OCR_MIN_CONFIDENCE"),
                 det_max_side=setting("OCR_DET_MAX_SIDE"),
                 precision=setting("OCR_PRECISION"),
+                latin=setting("OCR_LATIN") == "on",
                 model_dir=str(setting("OCR_MODEL_DIR")
                               or Path(setting("DATA_DIR")) / "models" / "ocr"),
                 det_model_name=setting("PADDLE_DET_MODEL_NAME"),

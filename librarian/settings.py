@@ -72,6 +72,7 @@ LIBRARIAN_OCR_BATCH_PAGES = env_int("OCR_BATCH_PAGES", 2, minimum=1, maximum=64)
 LIBRARIAN_OCR_MIN_CONFIDENCE = env_float("OCR_MIN_CONFIDENCE", 0.3, minimum=0.0, maximum=1.0)
 LIBRARIAN_OCR_DET_MAX_SIDE = env_int("OCR_DET_MAX_SIDE", 1600, minimum=320, maximum=8192)
 LIBRARIAN_OCR_PRECISION = env_choice("OCR_PRECISION", "int8", ("int8", "fp32"))
+LIBRARIAN_OCR_LATIN = env_choice("OCR_LATIN", "on", ("on", "off"))
 LIBRARIAN_OCR_MODEL_DIR = env_str("OCR_MODEL_DIR")  # default: DATA_DIR/models/ocr
 LIBRARIAN_PADDLE_DET_MODEL_NAME = env_str("PADDLE_DET_MODEL_NAME", "PP-OCRv5_server_det")
 LIBRARIAN_PADDLE_DET_MODEL_DIR = env_str("PADDLE_DET_MODEL_DIR")

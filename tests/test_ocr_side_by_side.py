@@ -1,6 +1,11 @@
 """The side-by-side OCR benchmark must read the same pages every time and count tesseract fairly."""
 
-from bench.side_by_side import Chosen, MIN_CHARS, Tally, choose_pages, table, tesseract_lines
+import json
+
+import pymupdf
+
+from bench.side_by_side import (Chosen, MIN_CHARS, Tally, choose_pages, load_real, table,
+                                tally, tesseract_lines)
 
 TSV_HEAD = "\t".join(["level", "page_num", "block_num", "par_num", "line_num", "word_num",
                       "left", "top", "width", "height", "conf", "text"])
@@ -33,14 +38,66 @@ def test_tesseract_words_are_joined_into_lines_per_page():
 
 
 def test_the_table_says_when_tesseract_did_not_run_and_still_prints_ours():
-    ours = Tally(pages=2, errors=5, chars=1000, seconds=4.0)
-    printed = table({"librarian": {"en": ours},
-                     "tesseract": {"en": Tally(missing="tesseract is not installed")}})
-    assert "librarian    en      2   0.50%     0.50" in printed
+    ours = Tally(pages=2, errors=5, chars=1000, seconds=4.0, cpu_seconds=3.0)
+    printed = table({"librarian": {("real", "en"): ours},
+                     "tesseract": {("real", "en"): Tally(missing="tesseract is not installed")}})
+    assert "     real    en   librarian      2   0.50%     0.50        1.50" in printed
     assert "not run: tesseract is not installed" in printed
 
 
 def test_the_table_compares_the_engines_per_language():
-    printed = table({"librarian": {"ja": Tally(pages=2, errors=1, chars=100, seconds=2.0)},
-                     "tesseract": {"ja": Tally(pages=2, errors=4, chars=100, seconds=4.0)}})
-    assert "ja: 4.0× fewer character errors than tesseract, at 2.00× its pages/s" in printed
+    key = ("synthetic", "ja")
+    printed = table({"librarian": {key: Tally(pages=2, errors=1, chars=100, seconds=2.0,
+                                              cpu_seconds=2.0)},
+                     "tesseract": {key: Tally(pages=2, errors=4, chars=100, seconds=4.0,
+                                              cpu_seconds=3.0)}})
+    assert "synthetic ja: 4.0× fewer character errors than tesseract, at 2.00× its pages/s " \
+           "(1.50× its pages per CPU second)" in printed
+
+
+def real_book(folder, book, texts):
+    """Write an image-only PDF of len(texts) pages and its proofread text, as the real set is."""
+    document = pymupdf.open()
+    for _ in texts:
+        document.new_page(width=200, height=300)
+    document.save(folder / f"{book}.pdf")
+    pages = [{"number": n, "png": f"{n:03}.png", "text": text}
+             for n, text in enumerate(texts, start=1)]
+    (folder / f"{book}.pages.json").write_text(json.dumps(pages))
+
+
+def test_real_pages_come_from_the_dev_books_with_proofread_text_only(tmp_path):
+    full = "The anchor was weighed at dawn. " * 12
+    for book in ("sails", "kept", "plain"):
+        real_book(tmp_path, book, ["", full, full, "A short page."])
+    books = [{"id": "sails", "role": "dev", "lang": "en", "text": "sails.txt"},
+             {"id": "kept", "role": "held_out", "lang": "en", "text": "kept.txt"},
+             {"id": "plain", "role": "dev", "lang": "en", "text": None}]
+    loaded = load_real(tmp_path, books, dpi=36, max_pixels=1_000_000)
+    assert list(loaded) == [("real", "en")]
+    pages = loaded[("real", "en")]
+    assert [(item.book, item.number) for item in pages.chosen] == [("sails", 2), ("sails", 3)]
+    assert pages.truths == [full, full]
+    assert pages.images[0].shape[2] == 3
+
+
+def test_a_real_page_is_measured_against_its_proofread_text_forgiving_its_furniture(tmp_path):
+    real_book(tmp_path, "sails", ["The anchor was weighed at dawn and the ship stood out. " * 6])
+    pages = load_real(tmp_path, [{"id": "sails", "role": "dev", "lang": "en", "text": "t"}],
+                      dpi=36, max_pixels=1_000_000)[("real", "en")]
+    read = [{"text": "12 SAILING"}] + [
+        {"text": "The anchor was weighed at dawn and the ship stood out."}] * 6
+    counted = tally(pages, [read], seconds=2.0)
+    assert (counted.pages, counted.errors) == (1, 0)
+    misread = [{"text": "The anchor was weighed at dawn and the sh1p stood out."}] * 6
+    assert tally(pages, [misread], seconds=2.0).errors == 6
+
+
+
+def test_our_engine_is_timed_in_seconds_and_in_the_cpu_seconds_it_used():
+    from bench.side_by_side import run_ours
+
+    found, seconds, cpu = run_ours(lambda image, scale: [{"text": f"{image}@{scale}"}],
+                                   ["page"], [2.0])
+    assert found == [[{"text": "page@2.0"}]]
+    assert seconds >= 0 and cpu >= 0

@@ -63,9 +63,12 @@ class Command(BaseCommand):
         parser.add_argument("--natural", action="store_true",
                             help="Also ask the natural reader questions (questions/natural.jsonl).")
         parser.add_argument("--ocr-side-by-side", action="store_true",
-                            help="Only read the same 40 dev scan pages (20 en, 20 ja) with our OCR "
-                                 "engine and with tesseract, one thread each, and print CER and "
-                                 "pages/s per engine and language.")
+                            help="Only read the same pages with our OCR engine and with "
+                                 "tesseract, one thread each, and print CER and pages/s per set, "
+                                 "language and engine: 40 dev scan pages (20 en, 20 ja) and 20 "
+                                 "pages of the real set's dev books (scripts/make_real_set.py).")
+        parser.add_argument("--ocr-sets", default="synthetic,real",
+                            help="With --ocr-side-by-side: the sets to read (synthetic, real).")
         parser.add_argument("--natural-file", type=Path, default=None,
                             help="Ask these natural questions instead (same form; implies "
                                  "--natural), e.g. bench/questions/held_out.jsonl.")
@@ -75,7 +78,8 @@ class Command(BaseCommand):
 
     def handle(self, which, books, bench_dir, truth_dir, data_dir, fresh, json_path, dump_lines,
                questions=False, questions_only=False, natural=False, variants="ordinary",
-               natural_file=None, ocr_side_by_side=False, scoped=False, **options):
+               natural_file=None, ocr_side_by_side=False, scoped=False,
+               ocr_sets="synthetic,real", **options):
         if natural_file is not None and not natural_file.is_file():
             raise CommandError(f"{natural_file}: no such question file")
         if os.environ.get(CHILD) != "1":
@@ -91,7 +95,8 @@ class Command(BaseCommand):
         chosen = [book.strip() for book in books.split(",") if book.strip()]
         ids = chosen or _all_ids(truth_dir)
         if ocr_side_by_side:
-            return self._side_by_side(bench_dir, truth_dir, json_path)
+            sets = {name.strip() for name in ocr_sets.split(",") if name.strip()}
+            return self._side_by_side(bench_dir, truth_dir, json_path, sets)
         call_command("migrate", verbosity=0)
         if questions_only:
             bench_served.reembed(self.stderr.write)  # where another encoder made the vectors
@@ -166,24 +171,42 @@ class Command(BaseCommand):
         )
         return measured
 
-    def _side_by_side(self, bench_dir: Path, truth_dir: Path, json_path: Path | None):
+    def _side_by_side(self, bench_dir: Path, truth_dir: Path, json_path: Path | None,
+                      sets: set[str]):
         """Print (and write) CER and pages/s of our OCR engine and tesseract on the same pages."""
+        unknown = sets - {"synthetic", "real"}
+        if unknown or not sets:
+            raise CommandError(f"--ocr-sets takes synthetic and real, not {sorted(unknown)}")
         call_command("prepare_ocr", stdout=self.stderr)
         config = replace(StageContext.from_settings().ocr, threads=1, batch_pages=1)
         engine = get_engine(config)
         ctx = StageContext.from_settings()
-        languages = {book: json.loads((truth_dir / "gt" / f"{book}.gt.json").read_text())["lang"]
-                     for book in _all_ids(truth_dir)}
-        if not languages:
-            raise CommandError(f"No ground truth in {truth_dir / 'gt'}: pass --truth-dir.")
         self.stderr.write("Rendering the chosen pages…")
-        loaded = side_by_side.load(bench_dir / "scans" / "dev", bench_dir / "pdf" / "dev",
-                                   languages, ctx.render_dpi, ctx.max_render_pixels)
+        loaded = {}
+        if "synthetic" in sets:
+            languages = {book: json.loads((truth_dir / "gt" / f"{book}.gt.json").read_text())[
+                "lang"] for book in _all_ids(truth_dir)}
+            if not languages:
+                raise CommandError(f"No ground truth in {truth_dir / 'gt'}: pass --truth-dir.")
+            loaded |= side_by_side.load(bench_dir / "scans" / "dev", bench_dir / "pdf" / "dev",
+                                        languages, ctx.render_dpi, ctx.max_render_pixels)
+        if "real" in sets:
+            loaded |= self._real_pages(bench_dir, ctx)
         results = side_by_side.compare(
             lambda image, scale: read_page(engine, image, scale)["lines"], loaded)
         self.stdout.write(side_by_side.table(results))
         if json_path:
             json_path.write_text(json.dumps(side_by_side.figures(results, loaded), indent=2))
+
+    def _real_pages(self, bench_dir: Path, ctx) -> dict:
+        """Return the real set's chosen pages, or none (said on stderr) where it is not built."""
+        sources = settings.BASE_DIR / "bench" / "real" / "sources.json"
+        folder = bench_dir / "scans" / "real"
+        if not folder.is_dir():
+            self.stderr.write(f"No real set in {folder} (scripts/make_real_set.py): left out.")
+            return {}
+        books = json.loads(sources.read_text())["books"]
+        return side_by_side.load_real(folder, books, ctx.render_dpi, ctx.max_render_pixels)
 
     def _in_own_data_dir(self, data_dir: Path, settings=None, json_path=None):
         env = {**os.environ, CHILD: "1", "LIBRARIAN_DATA_DIR": str(data_dir),
