@@ -1,0 +1,72 @@
+"""The units a reader names by their titles (pure functions but for the dictionary).
+
+Asked to "clip the whole chapter about plotting styles", a reader names the part titled
+"Plotting styles", however many sections of another chapter mention plotting styles
+(gnuplot's "Set-show", 97 pages of them, held the most of the question's words). A part,
+chapter or appendix whose title says what the request asks for, and nothing else, is the
+unit asked for; the ranking's sum over a unit's sections only chooses among the rest
+(``gather.ranges``).
+"""
+
+import re
+import unicodedata
+from functools import lru_cache
+
+from retrieval.question import analysis
+
+HALF = 0.5
+"""A title names the request where every word of it is asked and it holds at least this
+share of what is asked: "Debugging" for "the chapter on debugging code", not "Notes" for
+"the chapter about page notes, footnotes and side notes"."""
+CERTAIN = 1.0
+"""The weight a translation has (``bilingual``) where its word has one sense, of one word:
+グラフィックス "graphics", デバッグ "debug", 脚注 "footnote"; not 設定, whose glosses hold
+"set" beside "establishment" and "configuration"."""
+FRAME = frozenset(analysis.terms(
+    "clip cut extract export download give send need want show find print copy please me "
+    "whole entire complete full chapter chapters part parts appendix appendices section "
+    "page pages pdf book manual guide covers explains describes discusses deals talks treats "
+    "walks introduces"
+) + analysis.terms("章を全部、全体を丸ごと、ページから何ページまでを切り抜いて切り出して抜き出して書き出して"
+                   "ダウンロードしてください。欲しい。説明している、扱っている、紹介している、解説している、"
+                   "書いてある、載っている、まとめている本の節、付録、部、編")) | {"丸ごと"}
+"""Words of a request for a unit that say nothing of its topic ("clip the whole chapter
+that covers", 「…を説明している章を全部切り抜いて」)."""
+_LABEL = re.compile(
+    r"^\s*(?:(?i:chapter|part|appendix)\s+)?(?:第\s*[0-9〇一二三四五六七八九十百IVXLC]+\s*[章部編]|"
+    r"[0-9]+(?:\.[0-9]+)*\.?|[IVXLC]+\.?|[A-Z](?:\.[0-9]+)*\.?|付録\s*[A-ZＡ-Ｚ]?)(?=\s|$|[^\x00-\x7f])\s*")
+"""A unit's number or label before its title ("13", "II", "Appendix D", 第3章, 付録A)."""
+
+
+def topic(text: str) -> list[str]:
+    """Return the terms of what a request for a whole unit is about: its words less those
+    that frame the request. Words that frame other questions stay: "Getting Started" is a
+    title ("get" frames "how do I get …")."""
+    return list(dict.fromkeys(t for t in analysis.terms(text) if t not in FRAME))
+
+
+@lru_cache(maxsize=20_000)
+def title_terms(title: str) -> frozenset[str]:
+    """Return the terms of a unit's title, without its number or label."""
+    bare = _LABEL.sub("", unicodedata.normalize("NFKC", title), count=1)
+    return frozenset(t for t in analysis.terms(bare) if not t.isdigit())
+
+
+def naming(asked: list[str], title: str, translated=frozenset(),
+           book_words=frozenset()) -> float:
+    """Return the share of asked (the request's topic terms) that title names, where every
+    word of the title is asked, in the reader's words or in translated (the terms of their
+    translation, for a title in the other language); 0 where the title holds another word
+    or less than HALF of what is asked. book_words: the words that name the book asked of
+    ("the memoir chapter on …"), asked only where the title holds them ("plot" names the
+    Plotting Manual and its part on plotting styles)."""
+    words = title_terms(title)
+    asked = [t for t in asked if t not in book_words or t in words]
+    if not words or not asked:
+        return 0.0
+    own = words & set(asked)
+    if not words <= own | set(translated):
+        return 0.0
+    # A translated title holds a translation of a word asked for each of its other words.
+    share = min(len(asked), len(own) + len(words - own)) / len(asked)
+    return share if share >= HALF else 0.0
