@@ -44,6 +44,12 @@ EXCERPT_CHARS = 300
 _SENTENCE_END = re.compile(rf"(?<=[.!?])\s+(?=[A-Z\"“‘'(\[0-9{CJK}])|(?<=[。！？])")
 
 
+_ABBREVIATED = re.compile(
+    r"(?i)(?:^|[\s(\[（])(?:p|pp|e\.g|i\.e|cf|vs|viz|fig|figs|sec|secs|eq|eqs|no|vol|ch|ca|approx)\.$")
+"""A full stop that ends an abbreviation, not a sentence: "(see the variables (p. 55))" was
+quoted as "see the variables (p." and shown with its page, "(p. p. 55"."""
+OPEN_REACH = 40
+"""A bracket opened this near a full stop and not closed holds it: "(p. 55)", "(cf. 3.2)"."""
 _CJK = re.compile(f"[{CJK}]")
 _BLANKS = re.compile(r" {2,}")
 _WORD = re.compile(r"[^\W\d_]{2,}")
@@ -70,7 +76,7 @@ def quote(chunk, index, question, closely: bool = False) -> Quote | None:
     English question and picks the one nearest it in meaning (a sentence encoding per
     candidate: kept for the first place, which the guide quotes)."""
     repeated = getattr(index, "boilerplate", frozenset())
-    text = shown_text(chunk, getattr(index, "furniture", {}))
+    text = _shown(chunk, getattr(index, "furniture", {}))
     sentences = [(start, s) for start, s in _sentences(text, _heading_end(chunk))
                  if sentence_key(s) not in repeated]
     if not sentences:
@@ -113,7 +119,7 @@ def boilerplate(chunks, furniture=None) -> frozenset[str]:
     pages' running heads, never part of a sentence, ``chunks.shown_text``)."""
     sections = {}
     for n, chunk in enumerate(chunks):
-        for _, sentence in _sentences(shown_text(chunk, furniture), _heading_end(chunk)):
+        for _, sentence in _sentences(_shown(chunk, furniture), _heading_end(chunk)):
             if not _slight(sentence):
                 sections.setdefault(sentence_key(sentence), set()).add(n)
     return frozenset(key for key, found in sections.items() if len(found) >= REPEATED)
@@ -134,7 +140,7 @@ def held(found: Quote, question) -> float:
 def excerpt(chunk, found: Quote | None, width: int = EXCERPT_CHARS, furniture=None) -> str:
     """Return about width characters of chunk's text around the quote (furniture: its pages'
     running heads, left out, ``chunks.shown_text``)."""
-    text = shown_text(chunk, furniture)
+    text = _shown(chunk, furniture)
     if len(text) <= width:
         return _tidy(text)
     start = max(0, (found.start if found else 0) - width // 6)
@@ -225,15 +231,68 @@ def _after(text: str, wanted: list[str]) -> int:
 
 
 def _sentences(text: str, start: int = 0) -> list[tuple[int, str]]:
-    """Return (offset, sentence) for the sentences of text from start."""
+    """Return (offset, sentence) for the sentences of text from start: whole sentences, not
+    cut after an abbreviation or inside brackets (``_runs_on``)."""
     out, begin = [], start
     for match in [*_SENTENCE_END.finditer(text, start), None]:
         end = match.start() if match else len(text)
+        if match is not None and _runs_on(text[begin:end]):
+            continue
         piece = text[begin:end]
         if piece.strip():
             out.append((begin + len(piece) - len(piece.lstrip()), piece.strip()))
         begin = match.end() if match else end
     return out
+
+
+def _shown(chunk, furniture) -> str:
+    """Return chunk's text as a reader is shown it: without its pages' furniture where it
+    opens or closes a page (``chunks.shown_text``), nor where it stands among the first or
+    last NEAR_EDGE characters of a page's text: OCR may read a running head after the
+    page's first line, and the LaTeX guide's "40 第3 章数式の組版" then opened a quote. Every
+    offset into the text holds."""
+    text = shown_text(chunk, furniture)
+    if not furniture:
+        return text
+    bounds = [*chunk.starts, [None, len(text)]]
+    for n, ((page, begin), (_, end)) in enumerate(zip(bounds, bounds[1:])):
+        # The longest first: a folio is taken beside the running head it stands by.
+        for printed in sorted(furniture.get(page, ()), key=len, reverse=True):
+            # A section's own first page opens with its heading (``shown_text``).
+            opens = n > 0 or chunk.heading_id is None
+            reach = NEAR_EDGE + len(printed)
+            regions = [(begin, min(end, begin + reach))] if opens else []
+            regions.append((max(begin, end - reach), end))
+            for low, high in regions:
+                at = text.find(printed, low, high)
+                if at >= 0 and (len(printed) >= MIN_FURNITURE or _beside_blank(text, at, printed)):
+                    text = text[:at] + " " * len(printed) + text[at + len(printed):]
+    return text
+
+
+NEAR_EDGE = 120
+"""Characters from a page's edge within which its running head is taken for one, wherever
+OCR put it among the first or last line or two."""
+MIN_FURNITURE = 6
+"""A piece of furniture shorter than this (a folio, "iv") is left where it is not at the
+edge, unless it stands beside furniture left out: the text's own numbers are as short."""
+
+
+def _beside_blank(text: str, at: int, printed: str) -> bool:
+    """Return True if printed, at at in text, stands beside a run of blanks that furniture
+    left."""
+    return text[max(0, at - 4):at].isspace() and len(text[max(0, at - 4):at]) == 4 or \
+        text[at + len(printed):at + len(printed) + 4] == "    "
+
+
+def _runs_on(piece: str) -> bool:
+    """Return True if the sentence does not end where piece does: piece ends with an
+    abbreviation (``_ABBREVIATED``), or a bracket opened near its end is still open."""
+    if _ABBREVIATED.search(piece.rstrip()):
+        return True
+    tail = piece[-OPEN_REACH:]
+    return any(tail.count(opening) > tail.count(closing)
+               for opening, closing in ("()", "[]", "（）"))
 
 
 def _weights(question) -> dict[str, float]:
@@ -279,8 +338,14 @@ def _tidy(text: str) -> str:
 
 
 def _shortened(sentence: str) -> str:
+    """Return sentence, or its first QUOTE_CHARS cut at a word and before a bracket the cut
+    would leave open ("… see the variables …", not "… see the variables (p. …")."""
     sentence = _tidy(sentence)
     if len(sentence) <= QUOTE_CHARS:
         return sentence
     cut = sentence.rfind(" ", 0, QUOTE_CHARS)
-    return sentence[:cut if cut > QUOTE_CHARS // 2 else QUOTE_CHARS].rstrip() + "…"
+    kept = sentence[:cut if cut > QUOTE_CHARS // 2 else QUOTE_CHARS]
+    if _runs_on(kept):
+        opened = max(kept.rfind(opening) for opening in "([（")
+        kept = kept[:opened] if opened > QUOTE_CHARS // 2 else kept
+    return kept.rstrip(" ,;:、") + "…"
