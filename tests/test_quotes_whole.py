@@ -5,7 +5,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from retrieval.answer import quotes
+from retrieval.answer import quotes, shown
 from retrieval.index.chunks import Chunk
 
 
@@ -61,5 +61,14 @@ def test_the_same_words_far_from_the_pages_edges_are_the_texts_own():
     text = f"4 Styles {body} The chapter Plotting styles lists them all. {body}"
     chunk = Chunk(key=0, title="4 Styles", breadcrumb=["4 Styles"], page_start=5, page_end=6,
                   text=text, heading_id=1, starts=[[5, 0], [6, 9]])
-    shown = quotes._shown(chunk, {6: ["Plotting styles"]})
-    assert "Plotting styles lists" in shown and len(shown) == len(text)
+    seen = shown.text(chunk, {6: ["Plotting styles"]})
+    assert "Plotting styles lists" in seen and len(seen) == len(text)
+
+
+def test_a_section_that_goes_straight_into_its_subsections_has_nothing_to_read():
+    def section(text):
+        return Chunk(key=0, title="15 Plotting", breadcrumb=["15 Plotting"], page_start=331,
+                     page_end=331, text=text, heading_id=1)
+    assert not shown.readable(section("15 Plotting"))
+    assert not shown.readable(section("15 Plotting gnuplot 5.4 315"), {331: ["gnuplot 5.4 315"]})
+    assert shown.readable(section("15 Plotting Octave draws plots with gnuplot or Qt."))

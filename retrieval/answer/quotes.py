@@ -13,10 +13,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from books.text import CJK, for_search
+from books.text import CJK
 from retrieval.index import embeddings, lexical
 from retrieval.question import analysis
-from retrieval.index.chunks import embedded, shown_text
+from retrieval.answer import shown
+from retrieval.index.chunks import embedded
 
 QUOTE_CHARS = 260
 CLOSE_READ = 3
@@ -53,12 +54,6 @@ OPEN_REACH = 40
 _CJK = re.compile(f"[{CJK}]")
 _BLANKS = re.compile(r" {2,}")
 _WORD = re.compile(r"[^\W\d_]{2,}")
-_LABEL = re.compile(
-    r"^\s*(?:第\s*[0-9〇一二三四五六七八九十百]+\s*[章部編節]|(?i:chapter|part|appendix)\s+\w+|"
-    r"[0-9]+(?:\.[0-9]+)*\.?|[IVXLC]+\.?|[A-Z](?:\.[0-9]+)*\.?)\s+")
-"""A heading's number or label ("9", "II", "E.2", 第3章), which the page may print apart."""
-_CLOSING = set("?!:.)]？！：。．）」』")
-"""What closes a heading after its last letter: its own question mark, colon, bracket."""
 
 
 @dataclass(frozen=True)
@@ -76,8 +71,8 @@ def quote(chunk, index, question, closely: bool = False) -> Quote | None:
     English question and picks the one nearest it in meaning (a sentence encoding per
     candidate: kept for the first place, which the guide quotes)."""
     repeated = getattr(index, "boilerplate", frozenset())
-    text = _shown(chunk, getattr(index, "furniture", {}))
-    sentences = [(start, s) for start, s in _sentences(text, _heading_end(chunk))
+    text = shown.text(chunk, getattr(index, "furniture", {}))
+    sentences = [(start, s) for start, s in _sentences(text, shown.heading_end(chunk))
                  if sentence_key(s) not in repeated]
     if not sentences:
         return None
@@ -119,7 +114,7 @@ def boilerplate(chunks, furniture=None) -> frozenset[str]:
     pages' running heads, never part of a sentence, ``chunks.shown_text``)."""
     sections = {}
     for n, chunk in enumerate(chunks):
-        for _, sentence in _sentences(_shown(chunk, furniture), _heading_end(chunk)):
+        for _, sentence in _sentences(shown.text(chunk, furniture), shown.heading_end(chunk)):
             if not _slight(sentence):
                 sections.setdefault(sentence_key(sentence), set()).add(n)
     return frozenset(key for key, found in sections.items() if len(found) >= REPEATED)
@@ -140,7 +135,7 @@ def held(found: Quote, question) -> float:
 def excerpt(chunk, found: Quote | None, width: int = EXCERPT_CHARS, furniture=None) -> str:
     """Return about width characters of chunk's text around the quote (furniture: its pages'
     running heads, left out, ``chunks.shown_text``)."""
-    text = _shown(chunk, furniture)
+    text = shown.text(chunk, furniture)
     if len(text) <= width:
         return _tidy(text)
     start = max(0, (found.start if found else 0) - width // 6)
@@ -193,43 +188,6 @@ def _slight(sentence: str) -> bool:
     return not _CJK.search(sentence) and len(_WORD.findall(sentence)) < 3
 
 
-def _heading_end(chunk) -> int:
-    """Return where the section's text begins after its heading line (0 when it does not
-    open with it). The page prints the heading its own way: a chapter's number on a line
-    of its own or not at all ("Contents lists" for "9 Contents lists"), in capitals
-    ("GENERAL CONSIDERATIONS"), a hyphen lost at a line end; a Japanese heading runs
-    straight into its first sentence, and OCR may space it differently."""
-    title = for_search(chunk.title)
-    for wanted in (title, _LABEL.sub("", title, count=1)):
-        if end := _after(chunk.text, [char.lower() for char in wanted if char.isalnum()]):
-            return end
-    return 0
-
-
-def _after(text: str, wanted: list[str]) -> int:
-    """Return where text's letters and digits stop spelling wanted (0: they do not)."""
-    if not wanted:
-        return 0
-    seen = 0
-    for position, char in enumerate(text):
-        if not char.isalnum():
-            continue
-        if char.lower() != wanted[seen]:
-            return 0
-        seen += 1
-        if seen == len(wanted):
-            after = text[position + 1:position + 2]
-            # Latin words end at a word boundary ("Tab" does not open "Tables"); Japanese
-            # runs on.
-            if char.isascii() and after.isalnum():
-                return 0
-            end = position + 1
-            while end < len(text) and text[end] in _CLOSING:  # the heading's own "?" or "："
-                end += 1
-            return end
-    return 0
-
-
 def _sentences(text: str, start: int = 0) -> list[tuple[int, str]]:
     """Return (offset, sentence) for the sentences of text from start: whole sentences, not
     cut after an abbreviation or inside brackets (``_runs_on``)."""
@@ -243,46 +201,6 @@ def _sentences(text: str, start: int = 0) -> list[tuple[int, str]]:
             out.append((begin + len(piece) - len(piece.lstrip()), piece.strip()))
         begin = match.end() if match else end
     return out
-
-
-def _shown(chunk, furniture) -> str:
-    """Return chunk's text as a reader is shown it: without its pages' furniture where it
-    opens or closes a page (``chunks.shown_text``), nor where it stands among the first or
-    last NEAR_EDGE characters of a page's text: OCR may read a running head after the
-    page's first line, and the LaTeX guide's "40 第3 章数式の組版" then opened a quote. Every
-    offset into the text holds."""
-    text = shown_text(chunk, furniture)
-    if not furniture:
-        return text
-    bounds = [*chunk.starts, [None, len(text)]]
-    for n, ((page, begin), (_, end)) in enumerate(zip(bounds, bounds[1:])):
-        # The longest first: a folio is taken beside the running head it stands by.
-        for printed in sorted(furniture.get(page, ()), key=len, reverse=True):
-            # A section's own first page opens with its heading (``shown_text``).
-            opens = n > 0 or chunk.heading_id is None
-            reach = NEAR_EDGE + len(printed)
-            regions = [(begin, min(end, begin + reach))] if opens else []
-            regions.append((max(begin, end - reach), end))
-            for low, high in regions:
-                at = text.find(printed, low, high)
-                if at >= 0 and (len(printed) >= MIN_FURNITURE or _beside_blank(text, at, printed)):
-                    text = text[:at] + " " * len(printed) + text[at + len(printed):]
-    return text
-
-
-NEAR_EDGE = 120
-"""Characters from a page's edge within which its running head is taken for one, wherever
-OCR put it among the first or last line or two."""
-MIN_FURNITURE = 6
-"""A piece of furniture shorter than this (a folio, "iv") is left where it is not at the
-edge, unless it stands beside furniture left out: the text's own numbers are as short."""
-
-
-def _beside_blank(text: str, at: int, printed: str) -> bool:
-    """Return True if printed, at at in text, stands beside a run of blanks that furniture
-    left."""
-    return text[max(0, at - 4):at].isspace() and len(text[max(0, at - 4):at]) == 4 or \
-        text[at + len(printed):at + len(printed) + 4] == "    "
 
 
 def _runs_on(piece: str) -> bool:

@@ -172,54 +172,27 @@ def ranges(reading, limit, exclude, _recommend=None) -> Gathered:
     shelf, unit = reading.shelf, reading.plan.unit
     question = reading.question()
     scored = _ranked(reading, question, len(shelf.book_ids) * 1000, exclude, out)
-    mass = {}
-    for book_id in {f.book_id for f in scored}:
+    mass, trees, inside = {}, {}, {}
+    for found in scored:
+        inside.setdefault(found.book_id, {})[found.key] = found.score
+    for book_id, scores in inside.items():
         chunks = shelf.index(book_id).chunks
-        graph = units.tree(chunks)
-        inside = {f.key: f.score for f in scored if f.book_id == book_id}
+        trees[book_id] = units.tree(chunks)
         for key in units.units(chunks, unit):
-            mass[(book_id, key)] = sum(inside.get(k, 0.0) for k in units.subtree(graph, key))
+            mass[(book_id, key)] = _mass(scores, trees[book_id], key)
     best = sorted((pair for pair in mass if mass[pair] > 0), key=mass.get, reverse=True)
-    named = _titled(reading, question, best, mass)
+    named = titled.units_named(reading, question, best, mass)
     rest = [(b, k, unit) for b, k in best if (b, k) not in {(b, k) for b, k, _ in named}]
-    out.batches.append([Found(b, k, mass.get((b, k), 0.0), unit=kind, question=question)
+    out.batches.append([Found(b, k, mass.get((b, k)) or _mass(inside[b], trees[b], k),
+                              unit=kind, question=question)
                         for b, k, kind in (named + rest)[:min(limit, 5)]])
     return out
 
 
-def _titled(reading, question, books_in, mass) -> list[tuple[int, int, str]]:
-    """Return (book id, key, its kind) of the units whose titles name what a request for a
-    whole unit asks for (``ranking.titled``), in the books the ranking found (books_in: (book
-    id, key) pairs, best first), the most named first, then those in the book the question
-    names, then the kind asked for, then the most of the ranking's share. A title in the
-    other language names it only by the translations of words of one sense
-    (``titled.CERTAIN``): the dictionary's glosses are many ("set" is one of 設定's, and
-    octave's "27 Sets" is no chapter on settings)."""
-    shelf, asked_kind = reading.shelf, reading.plan.unit
-    asked, book_words = titled.topic(reading.text), reading.book_words(reading.named)
-    certain = {t for t, weight in question.translated.items() if weight >= titled.CERTAIN}
-    found = []
-    for book_id in dict.fromkeys(b for b, _ in books_in):
-        chunks = shelf.index(book_id).chunks
-        kinds = {}
-        for kind in (asked_kind, *(k for k in (query.PART, query.CHAPTER, query.APPENDIX)
-                                   if k != asked_kind)):
-            for key in units.units(chunks, kind):
-                kinds.setdefault(key, _kind_of(chunks[key], kind))
-        for key, kind in kinds.items():
-            share = titled.naming(asked, chunks[key].title, certain, book_words)
-            if share:
-                found.append((-share, -reading.named.get(book_id, 0.0), kind != asked_kind,
-                              -mass.get((book_id, key), 0.0), book_id, key, kind))
-    return [(book_id, key, kind) for *_, book_id, key, kind in sorted(found)]
-
-
-def _kind_of(chunk, listed: str) -> str:
-    """Return the kind of unit chunk is: a part or an appendix by its title, else the kind
-    it was listed as."""
-    if units.is_part(chunk):
-        return query.PART
-    return query.APPENDIX if units.is_appendix(chunk) else listed
+def _mass(scores, graph, key) -> float:
+    """Return the share of the ranking (scores: a book's section keys → theirs) that the
+    sections of unit key hold."""
+    return sum(scores.get(k, 0.0) for k in units.subtree(graph, key))
 
 
 def aggregate(reading, limit, exclude, _recommend=None) -> Gathered:

@@ -1,4 +1,4 @@
-"""The units a reader names by their titles (pure functions but for the dictionary).
+"""The units a reader names by their titles.
 
 Asked to "clip the whole chapter about plotting styles", a reader names the part titled
 "Plotting styles", however many sections of another chapter mention plotting styles
@@ -12,7 +12,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from retrieval.question import analysis
+from retrieval.question import analysis, query, units
 
 HALF = 0.5
 """A title names the request where every word of it is asked and it holds at least this
@@ -70,3 +70,38 @@ def naming(asked: list[str], title: str, translated=frozenset(),
     # A translated title holds a translation of a word asked for each of its other words.
     share = min(len(asked), len(own) + len(words - own)) / len(asked)
     return share if share >= HALF else 0.0
+
+
+def units_named(reading, question, books_in, mass) -> list[tuple[int, int, str]]:
+    """Return (book id, key, its kind) of the units whose titles name what a request for a
+    whole unit asks for (``naming``), in the books the ranking found (books_in: (book
+    id, key) pairs, best first), the most named first, then those in the book the question
+    names, then the kind asked for, then the most of the ranking's share. A title in the
+    other language names it only by the translations of words of one sense
+    (``CERTAIN``): the dictionary's glosses are many ("set" is one of 設定's, and
+    octave's "27 Sets" is no chapter on settings)."""
+    shelf, asked_kind = reading.shelf, reading.plan.unit
+    asked, book_words = topic(reading.text), reading.book_words(reading.named)
+    certain = {t for t, weight in question.translated.items() if weight >= CERTAIN}
+    found = []
+    for book_id in dict.fromkeys(b for b, _ in books_in):
+        chunks = shelf.index(book_id).chunks
+        kinds = {}
+        for kind in (asked_kind, *(k for k in (query.PART, query.CHAPTER, query.APPENDIX)
+                                   if k != asked_kind)):
+            for key in units.units(chunks, kind):
+                kinds.setdefault(key, _kind_of(chunks[key], kind))
+        for key, kind in kinds.items():
+            share = naming(asked, chunks[key].title, certain, book_words)
+            if share:
+                found.append((-share, -reading.named.get(book_id, 0.0), kind != asked_kind,
+                              -mass.get((book_id, key), 0.0), book_id, key, kind))
+    return [(book_id, key, kind) for *_, book_id, key, kind in sorted(found)]
+
+
+def _kind_of(chunk, listed: str) -> str:
+    """Return the kind of unit chunk is: a part or an appendix by its title, else the kind
+    it was listed as."""
+    if units.is_part(chunk):
+        return query.PART
+    return query.APPENDIX if units.is_appendix(chunk) else listed
