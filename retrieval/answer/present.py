@@ -13,7 +13,7 @@ from books.models import Page
 from retrieval import kinds
 from retrieval.answer import guide, quotes
 from retrieval.index import embeddings, lexical
-from retrieval.question import units
+from retrieval.question import analysis, bilingual, units
 from retrieval.ranking import indexed, recommend
 from retrieval.ranking.found import Found
 from retrieval.results import Result
@@ -36,6 +36,11 @@ WEAK_NOTE = {
     "en": "None of the books seems to answer this; these are the nearest places.",
     "ja": "どの本にも答えは見当たりません。近い箇所を挙げます。",
 }
+NEAREST_UNITS = {"en": " The chapters they are in: {units}.", "ja": "含まれる章：{units}。"}
+NEAREST = 3
+"""Where no book answers, the chapters of the first cards are named, up to this many: a
+reader who asked what the books do not hold is offered where they come nearest, as units
+to browse, not one page that stands for an answer."""
 
 
 def cards(batch: list[Found], shelf, shown: int):
@@ -48,22 +53,58 @@ def cards(batch: list[Found], shelf, shown: int):
         yield replace(result, part=found.part, indexed=found.indexed)
 
 
-def weak(kind, gathered) -> bool:
+def weak(kind, gathered, reading=None) -> bool:
     """Return True if this question is not one the books answer: it may be weak (a lookup,
     a which-book question) and no candidate comes near it in meaning (``WEAK``). A question
     that names where to look is answered there: the few sections inside a scope are no
     measure of the shelf (「新メンテナーガイドの 4.4 節で、テストを走らせないようにするには」
     stayed under the bars beside the 4.4.3 that answers it). Nor is one whose first places
     the book's own index gives: asked how to avoid Hurenkinder, memoir's index sends the
-    reader ("see widow") to the card the encoders left under their bars."""
+    reader ("see widow") to the card the encoders left under their bars. Nor one whose first
+    card's heading names what it asks (``named_in_heading``): the banner and the cards
+    speak from the same evidence."""
     if not kind.may_be_weak or not gathered.scored or gathered.scoped:
         return False
     first = gathered.batches[0] if gathered.batches else ()
     if any(found.indexed for found in first[:indexed.OFFERED]):
         return False
+    if first and reading is not None and named_in_heading(reading, gathered.asked, first[0]):
+        return False
     roles = [role for role in gathered.asked.vectors if role in WEAK]
     return bool(roles) and all(
         max(s.meaning.get(role, 0.0) for s in gathered.scored) < WEAK[role] for role in roles)
+
+
+CERTAIN = 1.0
+"""A translation this sure (its word has one sense; a gloss of several words counts whole,
+its words' weights summed) names what a question asks where a heading holds it: 目次's
+"table of contents", not 株's "stock" (one of its many senses; memoir's "Stock paper size
+options" does not answer how to buy shares)."""
+
+
+def named_in_heading(reading, question, found) -> bool:
+    """Return True if the heading of found holds what question asks about: its rarest word
+    on the shelf (of those that tell sections apart, ``Reading.telling``), or a CERTAIN
+    translation of it. Asked in Japanese how to show a table of contents in beamer, "3.6 The
+    Table of Contents" came first under 「どの本にも答えは見当たりません」: a question across
+    languages stays under the encoders' bars by nature. Its rarest word, not any: asked how
+    to apply for a passport, a heading holding 申請 (to apply) names no answer."""
+    if question is None:
+        return False
+    words = lexical.get()
+    own = reading.telling(question.terms)
+    if not own:
+        return False
+    rarest = min(own, key=words.doc_freq)
+    heading = set(analysis.terms(reading.shelf.chunk(found.book_id, found.key).title))
+    if rarest in heading:
+        return True
+    translation = bilingual.translate(rarest)
+    certain = {t for t, w in translation.weights.items()
+               if w >= CERTAIN and t not in translation.bound}
+    groups = [g for g in translation.together
+              if sum(translation.weights.get(t, 0.0) for t in g) >= CERTAIN]
+    return bool(heading & certain) or any(set(g) <= heading for g in groups)
 
 
 def books_to_read(kind, reading, gathered, language: str) -> list:
@@ -71,7 +112,7 @@ def books_to_read(kind, reading, gathered, language: str) -> list:
     explicit = any(w >= 1.0 for w in reading.named.values())
     if not gathered.scored or not kind.recommends or (explicit and not kind.asks_book):
         return []
-    if weak(kind, gathered):
+    if weak(kind, gathered, reading):
         return []
     shelf, asked, scored = reading.shelf, gathered.asked, gathered.scored
     distinct = recommend.distinctive(asked.terms, asked.translated,
@@ -115,12 +156,32 @@ def places(answer, chosen, shelf) -> tuple[Result, ...]:
 
 def finished(answer, kind, reading, gathered, picks):
     """Return answer with the books to read first, the places and the guide filled in."""
-    if weak(kind, gathered):
-        answer = replace(answer, weak=True, note=WEAK_NOTE[answer.language])
+    if weak(kind, gathered, reading):
+        answer = replace(answer, weak=True,
+                         note=WEAK_NOTE[answer.language] + nearest_units(answer))
     answer = replace(answer, recommendation=tuple(picks) or None,
                      suggested=reading.suggested_so_far())
     answer = replace(answer, places=places(answer, gathered.chosen, reading.shelf))
     return replace(answer, guide=guide.compose(answer))
+
+
+def nearest_units(answer) -> str:
+    """Return the sentence that names the chapters (or parts) holding the answer's first
+    cards, each citing its first card, in the answer's language ("" without cards)."""
+    ja = answer.language == "ja"
+    found = {}
+    for n, result in enumerate(answer.results, 1):
+        crumbs = result.breadcrumb or [result.book_title]
+        # A part's chapter is the unit a reader browses ("II Building … > 8 Creating Frames").
+        unit = crumbs[1] if len(crumbs) > 2 and units.is_part_title(crumbs[0]) else crumbs[0]
+        found.setdefault((result.book_id, unit), (result.book_title, unit, n))
+        if len(found) == NEAREST:
+            break
+    if not found:
+        return ""
+    shown = [f"『{book}』{unit} [{n}]" if ja else f"{unit} ({book}) [{n}]"
+             for book, unit, n in found.values()]
+    return NEAREST_UNITS["ja" if ja else "en"].format(units=("、" if ja else "; ").join(shown))
 
 
 def _part_places(answer, chosen, shelf) -> list[Result]:

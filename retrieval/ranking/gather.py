@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from books import bookindex
 from books.text import language_of
+from retrieval.answer import shown
 from retrieval.question import followups, locator, names, query, scope, units
 from retrieval.ranking import captions, indexed, narrowing, titled
 from retrieval.question.parts import PART_CHOICES, assigned
@@ -50,11 +51,24 @@ def lookup(reading, limit, exclude, _recommend=None) -> Gathered:
     out = Gathered()
     found = _ranked(reading, reading.question(), limit, exclude, out)
     found = indexed.offer(found, reading.shelf, out.asked, out.scored, exclude)
-    shown = _captioned(reading, found, out.asked, out.scored)
-    if shown is not None:  # the caption's page first, its section not shown twice
-        found = [shown, *(f for f in found if (f.book_id, f.key) != (shown.book_id, shown.key))]
-    out.batches.append(found)
+    page = _captioned(reading, found, out.asked, out.scored)
+    if page is not None:  # the caption's page first, its section not shown twice
+        found = [page, *(f for f in found if (f.book_id, f.key) != (page.book_id, page.key))]
+    out.batches.append(readable_first(reading.shelf, found))
     return out
+
+
+def readable_first(shelf, found: list[Found]) -> list[Found]:
+    """Return found with the places that hold nothing to read past their headings
+    (``shown.readable``: a chapter's title page, a section that goes straight into its
+    subsections) after the others: a heading alone answers nothing. Asked about eigenvalues
+    of a manual without them, a reader was sent to an empty chapter-title page."""
+    def readable(place):
+        index = shelf.index(place.book_id)
+        return shown.readable(index.full(place.key), index.furniture)
+
+    marks = [readable(place) for place in found]
+    return [f for f, ok in zip(found, marks) if ok] + [f for f, ok in zip(found, marks) if not ok]
 
 
 def _captioned(reading, found, question, scored) -> Found | None:
@@ -82,8 +96,8 @@ def within_scope(reading, limit, exclude, _recommend=None) -> Gathered:
         return lookup(reading, limit, exclude)
     out, question = Gathered(scoped=True), reading.question()
     out.scored, out.asked = pool(question, reading.shelf, allowed=allowed, exclude=exclude), question
-    out.batches.append([Found(s.book_id, s.key, s.score, question=question)
-                        for s in out.scored[:limit]])
+    out.batches.append(readable_first(reading.shelf, [
+        Found(s.book_id, s.key, s.score, question=question) for s in out.scored[:limit]]))
     return out
 
 
