@@ -11,7 +11,7 @@ from django.db.models import Q
 
 from books.models import Page
 from retrieval import kinds
-from retrieval.answer import guide, quotes
+from retrieval.answer import guide, interview, quotes
 from retrieval.index import embeddings, lexical
 from retrieval.question import analysis, bilingual, units
 from retrieval.ranking import indexed, recommend
@@ -229,8 +229,7 @@ def _result(shelf, found: Found, labels, quote: bool, quoted: int | None = None,
         inner = quotes.quote(index.full(quoted), index, found.question, closely=closely)
         if inner and quotes.held(inner, found.question) > quotes.held(said, found.question):
             said = inner
-    terms = ([*found.question.terms, *found.question.translated, *found.question.suggested]
-             if found.question else [])
+    terms = marked_terms(found.question) if found.question else []
     book = shelf.books[found.book_id]
     first, last = found.pages or (chunk.page_start, chunk.page_end)
     subsections = [{"title": index.chunks[k].title, "page_start": index.chunks[k].page_start,
@@ -248,6 +247,35 @@ def _result(shelf, found: Found, labels, quote: bool, quoted: int | None = None,
         subsections=subsections, book_pages=book.page_count, unit=found.unit,
         inferred=chunk.inferred,
     )
+
+
+def marked_terms(question) -> list[str]:
+    """Return the terms whose words a card marks, the asked term first: the question's own
+    words (its rarest, the asked term, first), and of their translations only those where
+    the translation is the term (``_translated_as_the_term``). A Japanese question about an
+    English book marked "take", "use" and "change" on every page."""
+    words = lexical.get()
+    own = sorted(dict.fromkeys(question.terms), key=words.doc_freq)
+    translated = [t for n, term in enumerate(own)
+                  for t in _translated_as_the_term(term, asked=n == 0)
+                  if t in question.translated]
+    return list(dict.fromkeys([*own[:1], *translated, *own[1:], *question.suggested]))
+
+
+def _translated_as_the_term(term: str, asked: bool) -> list[str]:
+    """Return the translations of term that are the term: those of one sense (CERTAIN: グラフ
+    "graph"), a gloss of several words that is one ("table of contents"), and for the asked
+    term, the other senses that are no everyday words (凡例 "legend", not 移動 "move")."""
+    translation = bilingual.translate(term)
+    weights = translation.weights
+    out = [t for t, w in weights.items() if w >= CERTAIN and t not in translation.bound]
+    for group in translation.together:
+        if sum(weights.get(t, 0.0) for t in group) >= CERTAIN:
+            out.extend(group)
+    if asked:
+        out.extend(t for t in weights if t not in translation.bound
+                   and not analysis.common_word(t, interview.EVERYDAY))
+    return list(dict.fromkeys(out))
 
 
 def _on_pages(chunk, first: int, last: int):

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from books.text import CJK
+from books.text import CJK, is_japanese
 from retrieval.index import embeddings, lexical
 from retrieval.question import analysis
 from retrieval.answer import shown
@@ -147,11 +147,30 @@ def excerpt(chunk, found: Quote | None, width: int = EXCERPT_CHARS, furniture=No
 
 
 def marks(text: str, terms) -> list[str]:
-    """Return the words of text to highlight: those whose terms the question asked for (in
-    its own words or in translation)."""
-    wanted = set(terms)
-    found = [text[t.start:t.end] for t in analysis.tokens(text) if t.term in wanted]
-    return list(dict.fromkeys(word for word in found if word.strip()))
+    """Return the words of text to highlight, those of terms (the words asked for, the asked
+    term first) first: a word whose term was asked, never a part of a longer word (the
+    "plot" of "multiplot", the 語 of 言語), but a word written from two asked ones whole
+    ("linewidth", asked for the line width)."""
+    order = {term: n for n, term in enumerate(dict.fromkeys(terms))}
+    tokens = analysis.tokens(text)
+    found = []
+    for token in tokens:
+        parts = [t for t in tokens if t is not token and token.start <= t.start
+                 and t.end <= token.end]
+        if _inside(token, tokens):
+            continue
+        if token.term in order:
+            found.append((order[token.term], token))
+        elif parts and not is_japanese(token.term) and all(p.term in order for p in parts):
+            found.append((min(order[p.term] for p in parts), token))
+    words = [text[t.start:t.end] for _, t in sorted(found, key=lambda pair: pair[0])]
+    return list(dict.fromkeys(word for word in words if word.strip()))
+
+
+def _inside(token, tokens) -> bool:
+    """Return True if token is a part of another, longer one."""
+    return any(other.start <= token.start and token.end <= other.end
+               and (other.start, other.end) != (token.start, token.end) for other in tokens)
 
 
 def _likely(sentences, near, weights):
