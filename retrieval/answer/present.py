@@ -75,20 +75,15 @@ def weak(kind, gathered, reading=None) -> bool:
         max(s.meaning.get(role, 0.0) for s in gathered.scored) < WEAK[role] for role in roles)
 
 
-CERTAIN = 1.0
-"""A translation this sure (its word has one sense; a gloss of several words counts whole,
-its words' weights summed) names what a question asks where a heading holds it: 目次's
-"table of contents", not 株's "stock" (one of its many senses; memoir's "Stock paper size
-options" does not answer how to buy shares)."""
-
-
 def named_in_heading(reading, question, found) -> bool:
     """Return True if the heading of found holds what question asks about: its rarest word
-    on the shelf (of those that tell sections apart, ``Reading.telling``), or a CERTAIN
+    on the shelf (of those that tell sections apart, ``Reading.telling``), or a translation
     translation of it. Asked in Japanese how to show a table of contents in beamer, "3.6 The
     Table of Contents" came first under 「どの本にも答えは見当たりません」: a question across
     languages stays under the encoders' bars by nature. Its rarest word, not any: asked how
-    to apply for a passport, a heading holding 申請 (to apply) names no answer."""
+    to apply for a passport, a heading holding 申請 (to apply) names no answer. A
+    translation names it where it is the word (``bilingual.certain``): memoir's "Stock paper
+    size options" does not answer how to buy shares (株)."""
     if question is None:
         return False
     words = lexical.get()
@@ -99,12 +94,8 @@ def named_in_heading(reading, question, found) -> bool:
     heading = set(analysis.terms(reading.shelf.chunk(found.book_id, found.key).title))
     if rarest in heading:
         return True
-    translation = bilingual.translate(rarest)
-    certain = {t for t, w in translation.weights.items()
-               if w >= CERTAIN and t not in translation.bound}
-    groups = [g for g in translation.together
-              if sum(translation.weights.get(t, 0.0) for t in g) >= CERTAIN]
-    return bool(heading & certain) or any(set(g) <= heading for g in groups)
+    alone, groups = bilingual.certain(rarest)
+    return bool(heading & alone) or any(set(g) <= heading for g in groups)
 
 
 def books_to_read(kind, reading, gathered, language: str) -> list:
@@ -263,17 +254,14 @@ def marked_terms(question) -> list[str]:
 
 
 def _translated_as_the_term(term: str, asked: bool) -> list[str]:
-    """Return the translations of term that are the term: those of one sense (CERTAIN: グラフ
-    "graph"), a gloss of several words that is one ("table of contents"), and for the asked
-    term, the other senses that are no everyday words (凡例 "legend", not 移動 "move")."""
-    translation = bilingual.translate(term)
-    weights = translation.weights
-    out = [t for t, w in weights.items() if w >= CERTAIN and t not in translation.bound]
-    for group in translation.together:
-        if sum(weights.get(t, 0.0) for t in group) >= CERTAIN:
-            out.extend(group)
+    """Return the translations of term that are the term (``bilingual.certain``: グラフ
+    "graph", "table of contents"), and for the asked term, its other senses that are no
+    everyday words (凡例 "legend", not 移動 "move")."""
+    alone, groups = bilingual.certain(term)
+    out = [*sorted(alone), *(t for g in groups for t in g)]
     if asked:
-        out.extend(t for t in weights if t not in translation.bound
+        translation = bilingual.translate(term)
+        out.extend(t for t in translation.weights if t not in translation.bound
                    and not analysis.common_word(t, interview.EVERYDAY))
     return list(dict.fromkeys(out))
 

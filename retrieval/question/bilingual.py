@@ -68,6 +68,23 @@ class Translation:
     well counts alone too)."""
 
 
+CERTAIN = 1.0
+"""The weight of a translation that is its word: a word of one sense glossed by one word
+(グラフ "graph", デバッグ "debug", 脚注 "footnote"), or the words of a gloss of several that
+are one together (目次 "table of contents"); not 設定's "set", one of many senses beside
+"establishment" and "configuration", nor 株's "stock"."""
+
+
+def certain(word: str) -> tuple[frozenset[str], list[tuple[str, ...]]]:
+    """Return the terms of word's translation that are the word by themselves, and the
+    groups of terms that are it together (see CERTAIN)."""
+    translation = translate(word)
+    weights = translation.weights
+    alone = frozenset(t for t, w in weights.items() if w >= CERTAIN and t not in translation.bound)
+    groups = [g for g in translation.together if sum(weights.get(t, 0.0) for t in g) >= CERTAIN]
+    return alone, groups
+
+
 def translations(text: str) -> dict[str, float]:
     """Return the index terms of text's translation with their weights (see the module)."""
     return translate(text).weights

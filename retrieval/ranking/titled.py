@@ -12,16 +12,12 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from retrieval.question import analysis, query, units
+from retrieval.question import analysis, bilingual, query, units
 
 HALF = 0.5
 """A title names the request where every word of it is asked and it holds at least this
 share of what is asked: "Debugging" for "the chapter on debugging code", not "Notes" for
 "the chapter about page notes, footnotes and side notes"."""
-CERTAIN = 1.0
-"""The weight a translation has (``bilingual``) where its word has one sense, of one word:
-グラフィックス "graphics", デバッグ "debug", 脚注 "footnote"; not 設定, whose glosses hold
-"set" beside "establishment" and "configuration"."""
 FRAME = frozenset(analysis.terms(
     "clip cut extract export download give send need want show find print copy please me "
     "whole entire complete full chapter chapters part parts appendix appendices section "
@@ -77,12 +73,12 @@ def units_named(reading, question, books_in, mass) -> list[tuple[int, int, str]]
     whole unit asks for (``naming``), in the books the ranking found (books_in: (book
     id, key) pairs, best first), the most named first, then those in the book the question
     names, then the kind asked for, then the most of the ranking's share. A title in the
-    other language names it only by the translations of words of one sense
-    (``CERTAIN``): the dictionary's glosses are many ("set" is one of 設定's, and
+    other language names it only by translations that are their words
+    (``bilingual.CERTAIN``): the dictionary's glosses are many ("set" is one of 設定's, and
     octave's "27 Sets" is no chapter on settings)."""
     shelf, asked_kind = reading.shelf, reading.plan.unit
     asked, book_words = topic(reading.text), reading.book_words(reading.named)
-    certain = {t for t, weight in question.translated.items() if weight >= CERTAIN}
+    certain = {t for t, weight in question.translated.items() if weight >= bilingual.CERTAIN}
     found = []
     for book_id in dict.fromkeys(b for b, _ in books_in):
         chunks = shelf.index(book_id).chunks
