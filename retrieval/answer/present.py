@@ -78,7 +78,7 @@ def weak(kind, gathered, reading=None) -> bool:
 def named_in_heading(reading, question, found) -> bool:
     """Return True if the heading of found holds what question asks about: its rarest word
     on the shelf (of those that tell sections apart, ``Reading.telling``), or a translation
-    translation of it. Asked in Japanese how to show a table of contents in beamer, "3.6 The
+    of it. Asked in Japanese how to show a table of contents in beamer, "3.6 The
     Table of Contents" came first under 「どの本にも答えは見当たりません」: a question across
     languages stays under the encoders' bars by nature. Its rarest word, not any: asked how
     to apply for a passport, a heading holding 申請 (to apply) names no answer. A
