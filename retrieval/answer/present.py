@@ -152,7 +152,11 @@ def finished(answer, kind, reading, gathered, picks):
                          note=WEAK_NOTE[answer.language] + nearest_units(answer))
     answer = replace(answer, recommendation=tuple(picks) or None,
                      suggested=reading.suggested_so_far())
-    answer = replace(answer, places=places(answer, gathered.chosen, reading.shelf))
+    shown = places(answer, gathered.chosen, reading.shelf)
+    if answer.weak:  # the nearest place's sentence would read as an answer
+        shown = tuple(replace(place, quote="", quote_page=None, quote_label=None)
+                      for place in shown)
+    answer = replace(answer, places=shown)
     return replace(answer, guide=guide.compose(answer))
 
 
