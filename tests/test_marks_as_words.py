@@ -47,6 +47,12 @@ def test_a_card_names_whole_words_and_a_word_written_from_two_asked_ones(text, t
     assert quotes.marks(text, terms) == words
 
 
+def test_a_word_written_from_two_of_the_questions_words_is_marked_though_one_is_everyday():
+    # "line" is an everyday word, not marked alone; "linewidth" is the term asked for
+    assert quotes.marks("set linewidth 2; the line is wider", ["width"],
+                        asked=["line", "width"]) == ["linewidth"]
+
+
 def test_a_translation_is_marked_only_where_it_is_the_asked_term(monkeypatch):
     # 「グラフの凡例を移動するには？」 about an English book: legend and graph, not move or use.
     held = {"凡例": 1, "グラフ": 5, "移動": 30, "使う": 200}
@@ -59,3 +65,13 @@ def test_a_translation_is_marked_only_where_it_is_the_asked_term(monkeypatch):
     terms = present.marked_terms(question)
     assert terms[:2] == ["凡例", "legend"]
     assert "graph" in terms and not {"move", "use", "take"} & set(terms)
+
+
+def test_the_questions_everyday_words_are_not_marked_beside_its_telling_ones(monkeypatch):
+    monkeypatch.setattr(present.lexical, "get",
+                        lambda: SimpleNamespace(doc_freq=lambda term: 10))
+    question = SimpleNamespace(terms=["use", "multiplot", "plot", "one", "page"], suggested={},
+                               translated={})
+    assert set(present.marked_terms(question)) == {"multiplot", "plot"}
+    only_everyday = SimpleNamespace(terms=["use", "page"], suggested={}, translated={})
+    assert set(present.marked_terms(only_everyday)) == {"use", "page"}

@@ -236,7 +236,8 @@ def _result(shelf, found: Found, labels, quote: bool, quoted: int | None = None,
         page_start=first, page_end=last,
         printed_start=labels.get((found.book_id, first)),
         printed_end=labels.get((found.book_id, last)),
-        excerpt=text, terms=quotes.marks(text, terms), score=round(found.score, 4),
+        excerpt=text, terms=quotes.marks(text, terms, getattr(found.question, "terms", ())),
+        score=round(found.score, 4),
         quote=said.text if said else "", quote_page=said.page if said else None,
         quote_label=labels.get((found.book_id, said.page)) if said else None,
         subsections=subsections, book_pages=book.page_count, unit=found.unit,
@@ -246,11 +247,16 @@ def _result(shelf, found: Found, labels, quote: bool, quoted: int | None = None,
 
 def marked_terms(question) -> list[str]:
     """Return the terms whose words a card marks, the asked term first: the question's own
-    words (its rarest, the asked term, first), and of their translations only those where
-    the translation is the term (``_translated_as_the_term``). A Japanese question about an
-    English book marked "take", "use" and "change" on every page."""
+    words (its rarest, the asked term, first; no everyday English word where it has
+    others), and of their translations only those where the translation is the term
+    (``_translated_as_the_term``). A Japanese question about an English book marked "take",
+    "use" and "change" on every page."""
     words = lexical.get()
     own = sorted(dict.fromkeys(question.terms), key=words.doc_freq)
+    # Everyday words of the question ("use", "one", "page") mark every page where it holds
+    # others: asked how to use multiplot, "page" lit up each "see also: [fdisp], page 283".
+    telling = [t for t in own if not analysis.common_word(t, interview.EVERYDAY)]
+    own = telling or own
     translated = [t for n, term in enumerate(own)
                   for t in _translated_as_the_term(term, asked=n == 0)
                   if t in question.translated]

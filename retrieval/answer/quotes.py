@@ -146,12 +146,14 @@ def excerpt(chunk, found: Quote | None, width: int = EXCERPT_CHARS, furniture=No
     return ("…" if start else "") + _tidy(text[start:end]) + ("…" if end < len(text) else "")
 
 
-def marks(text: str, terms) -> list[str]:
-    """Return the words of text to highlight, those of terms (the words asked for, the asked
-    term first) first: a word whose term was asked, never a part of a longer word (the
-    "plot" of "multiplot", the 語 of 言語), but a word written from two asked ones whole
-    ("linewidth", asked for the line width)."""
+def marks(text: str, terms, asked=()) -> list[str]:
+    """Return the words of text to highlight, those of terms (the words to mark, the asked
+    term first) first: a word whose term is one, never a part of a longer word (the "plot"
+    of "multiplot", the 語 of 言語), but a word written from two words of the question
+    (asked: all its terms) whole ("linewidth", asked for the line width)."""
     order = {term: n for n, term in enumerate(dict.fromkeys(terms))}
+    for term in asked:
+        order.setdefault(term, len(order))
     tokens = analysis.tokens(text)
     found = []
     for token in tokens:
@@ -159,7 +161,7 @@ def marks(text: str, terms) -> list[str]:
                  and t.end <= token.end]
         if _inside(token, tokens):
             continue
-        if token.term in order:
+        if token.term in order and (not asked or token.term in terms):
             found.append((order[token.term], token))
         elif parts and not is_japanese(token.term) and all(p.term in order for p in parts):
             found.append((min(order[p.term] for p in parts), token))
