@@ -270,7 +270,7 @@ def _translated_as_the_term(term: str, asked: bool) -> list[str]:
     alone, groups = bilingual.certain(term)
     out = [*sorted(alone), *(t for g in groups for t in g)]
     if asked:
-        translation = bilingual.translate(term)
+        translation = bilingual.translated(term)
         out.extend(t for t in translation.weights if t not in translation.bound
                    and not analysis.common_word(t, interview.EVERYDAY))
     return list(dict.fromkeys(out))

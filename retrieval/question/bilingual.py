@@ -75,14 +75,31 @@ are one together (目次 "table of contents"); not 設定's "set", one of many s
 "establishment" and "configuration", nor 株's "stock"."""
 
 
-def certain(word: str) -> tuple[frozenset[str], list[tuple[str, ...]]]:
+def certain(word: str) -> tuple[frozenset[str], tuple[tuple[str, ...], ...]]:
     """Return the terms of word's translation that are the word by themselves, and the
     groups of terms that are it together (see CERTAIN)."""
-    translation = translate(word)
+    return _certain(str(path()), word)
+
+
+def translated(word: str) -> Translation:
+    """Return the translation of one word of a question (``translate``), read once for each
+    dictionary: every card of an answer asks for its words' translations again."""
+    return _translated(str(path()), word)
+
+
+@lru_cache(maxsize=20_000)
+def _certain(dictionary: str, word: str) -> tuple[frozenset[str], tuple[tuple[str, ...], ...]]:
+    translation = _translated(dictionary, word)
     weights = translation.weights
     alone = frozenset(t for t, w in weights.items() if w >= CERTAIN and t not in translation.bound)
-    groups = [g for g in translation.together if sum(weights.get(t, 0.0) for t in g) >= CERTAIN]
+    groups = tuple(g for g in translation.together
+                   if sum(weights.get(t, 0.0) for t in g) >= CERTAIN)
     return alone, groups
+
+
+@lru_cache(maxsize=20_000)
+def _translated(dictionary: str, word: str) -> Translation:
+    return translate(word)
 
 
 def translations(text: str) -> dict[str, float]:
