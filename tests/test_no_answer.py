@@ -30,7 +30,7 @@ class Shelf:
         return self.chunks[key]
 
 
-def test_a_place_with_only_its_heading_comes_after_those_with_words_to_read():
+def test_the_places_with_only_their_headings_before_the_first_with_words_come_last():
     shelf = Shelf(chunk(0, "18 Linear Algebra", "18 Linear Algebra"),
                   chunk(1, "18.1 Techniques", "18.1 Techniques Octave solves linear systems "
                                               "with the backslash operator."),
@@ -38,6 +38,8 @@ def test_a_place_with_only_its_heading_comes_after_those_with_words_to_read():
                   furniture={3: ["octave 625"]})
     found = [Found(1, 0, 0.5), Found(1, 2, 0.3), Found(1, 1, 0.2)]
     assert [f.key for f in gather.readable_first(shelf, found)] == [1, 0, 2]
+    found = [Found(1, 1, 0.5), Found(1, 0, 0.3)]
+    assert [f.key for f in gather.readable_first(shelf, found)] == [1, 0]
 
 
 class Words:

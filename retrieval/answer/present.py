@@ -6,6 +6,7 @@ as soon as it is known; the rest of the answer is made once all are.
 """
 
 from dataclasses import replace
+from functools import lru_cache
 
 from django.db.models import Q
 
@@ -251,16 +252,22 @@ def marked_terms(question) -> list[str]:
     others), and of their translations only those where the translation is the term
     (``_translated_as_the_term``). A Japanese question about an English book marked "take",
     "use" and "change" on every page."""
-    words = lexical.get()
-    own = sorted(dict.fromkeys(question.terms), key=words.doc_freq)
+    # Every card of an answer asks for the same question's: read once (for the shelf's
+    # word index as it stands, which says which word is rarest).
+    return list(_marked(id(lexical.get()), tuple(question.terms),
+                        frozenset(question.translated), tuple(question.suggested)))
+
+
+@lru_cache(maxsize=256)
+def _marked(_index, terms, translated, suggested) -> tuple[str, ...]:
+    own = sorted(dict.fromkeys(terms), key=lexical.get().doc_freq)
     # Everyday words of the question ("use", "one", "page") mark every page where it holds
     # others: asked how to use multiplot, "page" lit up each "see also: [fdisp], page 283".
     telling = [t for t in own if not analysis.common_word(t, interview.EVERYDAY)]
     own = telling or own
-    translated = [t for n, term in enumerate(own)
-                  for t in _translated_as_the_term(term, asked=n == 0)
-                  if t in question.translated]
-    return list(dict.fromkeys([*own[:1], *translated, *own[1:], *question.suggested]))
+    marked = [t for n, term in enumerate(own) for t in _translated_as_the_term(term, n == 0)
+              if t in translated]
+    return tuple(dict.fromkeys([*own[:1], *marked, *own[1:], *suggested]))
 
 
 def _translated_as_the_term(term: str, asked: bool) -> list[str]:

@@ -102,6 +102,15 @@ def _after(text: str, wanted: list[str]) -> int:
 
 def readable(chunk, furniture=None) -> bool:
     """Return True if chunk (with its text) holds EMPTY letters of its own past its heading,
-    its pages' furniture aside."""
-    own = text(chunk, furniture or {})[heading_end(chunk):]
-    return sum(char.isalnum() for char in own) >= EMPTY
+    its pages' furniture aside. Only the text's opening is read: a long section is read
+    no further than its first words."""
+    start = heading_end(chunk)
+    opening = chunk.text[start:start + OPENING]
+    for page, _ in chunk.starts[:2]:  # the opening's pages
+        for printed in (furniture or {}).get(page, ()):
+            opening = opening.replace(printed, " ")
+    return sum(char.isalnum() for char in opening) >= EMPTY
+
+
+OPENING = 400
+"""Characters read past a heading to tell whether a section has words of its own."""

@@ -59,16 +59,16 @@ def lookup(reading, limit, exclude, _recommend=None) -> Gathered:
 
 
 def readable_first(shelf, found: list[Found]) -> list[Found]:
-    """Return found with the places that hold nothing to read past their headings
-    (``shown.readable``: a chapter's title page, a section that goes straight into its
-    subsections) after the others: a heading alone answers nothing. Asked about eigenvalues
-    of a manual without them, a reader was sent to an empty chapter-title page."""
-    def readable(place):
+    """Return found with the places before the first that holds words to read past its
+    heading (``shown.readable``: not a chapter's title page, nor a section that goes straight
+    into its subsections) moved to the end: a heading alone answers nothing. Asked about
+    eigenvalues of a manual without them, a reader was sent to an empty chapter-title page.
+    Places are read only until one has words: most often the first."""
+    for n, place in enumerate(found):
         index = shelf.index(place.book_id)
-        return shown.readable(index.full(place.key), index.furniture)
-
-    marks = [readable(place) for place in found]
-    return [f for f, ok in zip(found, marks) if ok] + [f for f, ok in zip(found, marks) if not ok]
+        if shown.readable(index.full(place.key), index.furniture):
+            return [*found[n:], *found[:n]]
+    return found
 
 
 def _captioned(reading, found, question, scored) -> Found | None:
