@@ -26,8 +26,8 @@ FRAME = frozenset(analysis.terms(
 ) + analysis.terms("章を全部、全体を丸ごと、ページから何ページまでを切り抜いて切り出して抜き出して書き出して"
                    "ダウンロードしてください。欲しい。説明している、扱っている、紹介している、解説している、"
                    "書いてある、載っている、まとめている本の節、付録、部、編")) | {"丸ごと"}
-"""Words of a request for a unit that say nothing of its topic ("clip the whole chapter
-that covers", 「…を説明している章を全部切り抜いて」)."""
+"""Words of a request for a unit that most often say nothing of its topic ("clip the whole
+chapter that covers", 「…を説明している章を全部切り抜いて」)."""
 _LABEL = re.compile(
     r"^\s*(?:(?i:chapter|part|appendix)\s+)?(?:第\s*[0-9〇一二三四五六七八九十百IVXLC]+\s*[章部編]|"
     r"[0-9]+(?:\.[0-9]+)*\.?|[IVXLC]+\.?|[A-Z](?:\.[0-9]+)*\.?|付録\s*[A-ZＡ-Ｚ]?)(?=\s|$|[^\x00-\x7f])\s*")
@@ -35,10 +35,9 @@ _LABEL = re.compile(
 
 
 def topic(text: str) -> list[str]:
-    """Return the terms of what a request for a whole unit is about: its words less those
-    that frame the request. Words that frame other questions stay: "Getting Started" is a
-    title ("get" frames "how do I get …")."""
-    return list(dict.fromkeys(t for t in analysis.terms(text) if t not in FRAME))
+    """Return the terms of a request for a whole unit (the words that frame it among them:
+    ``naming`` asks them of a title only where it holds them)."""
+    return list(dict.fromkeys(analysis.terms(text)))
 
 
 @lru_cache(maxsize=20_000)
@@ -53,11 +52,12 @@ def naming(asked: list[str], title: str, translated=frozenset(),
     """Return the share of asked (the request's topic terms) that title names, where every
     word of the title is asked, in the reader's words or in translated (the terms of their
     translation, for a title in the other language); 0 where the title holds another word
-    or less than HALF of what is asked. book_words: the words that name the book asked of
-    ("the memoir chapter on …"), asked only where the title holds them ("plot" names the
-    Plotting Manual and its part on plotting styles)."""
+    or less than HALF of what is asked. The words that frame the request (FRAME) and
+    book_words, those that name the book asked of ("the memoir chapter on …"), are asked
+    only where the title holds them ("plot" names the Plotting Manual and its part on
+    plotting styles; "page" frames "clip the pages of …" and names memoir's "Page notes")."""
     words = title_terms(title)
-    asked = [t for t in asked if t not in book_words or t in words]
+    asked = [t for t in asked if (t not in book_words and t not in FRAME) or t in words]
     if not words or not asked:
         return 0.0
     own = words & set(asked)
@@ -70,12 +70,13 @@ def naming(asked: list[str], title: str, translated=frozenset(),
 
 def units_named(reading, question, books_in, mass) -> list[tuple[int, int, str]]:
     """Return (book id, key, its kind) of the units whose titles name what a request for a
-    whole unit asks for (``naming``), in the books the ranking found (books_in: (book
-    id, key) pairs, best first), the most named first, then those in the book the question
-    names, then the kind asked for, then the most of the ranking's share. A title in the
-    other language names it only by translations that are their words
-    (``bilingual.CERTAIN``): the dictionary's glosses are many ("set" is one of 設定's, and
-    octave's "27 Sets" is no chapter on settings)."""
+    whole unit asks for (``naming``), in the books the ranking found (books_in: (book id,
+    key) pairs, best first): the most named first, then the one holding more of the words
+    asked ("12 Page notes" before the back matter's "Notes", asked for the chapter about
+    page notes), then those in the book the question names, the kind asked for and the
+    most of the ranking's share. A title in the other language names it only by
+    translations that are their words (``bilingual.CERTAIN``): the dictionary's glosses
+    are many ("set" is one of 設定's, and octave's "27 Sets" is no chapter on settings)."""
     shelf, asked_kind = reading.shelf, reading.plan.unit
     asked, book_words = topic(reading.text), reading.book_words(reading.named)
     certain = {t for t, weight in question.translated.items() if weight >= bilingual.CERTAIN}
@@ -89,9 +90,11 @@ def units_named(reading, question, books_in, mass) -> list[tuple[int, int, str]]
                 kinds.setdefault(key, _kind_of(chunks[key], kind))
         for key, kind in kinds.items():
             share = naming(asked, chunks[key].title, certain, book_words)
-            if share:
-                found.append((-share, -reading.named.get(book_id, 0.0), kind != asked_kind,
-                              -mass.get((book_id, key), 0.0), book_id, key, kind))
+            if share:  # of two titles naming all they hold, the one holding more
+                held = len(title_terms(chunks[key].title) & set(asked))
+                found.append((-share, -held, -reading.named.get(book_id, 0.0),
+                              kind != asked_kind, -mass.get((book_id, key), 0.0),
+                              book_id, key, kind))
     return [(book_id, key, kind) for *_, book_id, key, kind in sorted(found)]
 
 
