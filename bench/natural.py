@@ -10,7 +10,13 @@ how they are scored, and this module does exactly that:
 - range: the first result has the wanted title and its pages overlap the
   wanted ones with a Jaccard of at least 0.7;
 - multi: every wanted place is matched (as in lookup) by one of the first five;
-- which_book: the first recommended book is the wanted one.
+- which_book: the first recommended book is the wanted one;
+- none (a question the books do not answer, ``want`` empty): the answer says so
+  (``Answer.weak``).
+
+Whatever the kind, a row also says what issue 51 found readers meeting: the "no answer"
+banner above a first card that is right (``banner_over_right``), and a first card with
+nothing to read under its heading (``empty_first``).
 
 Each kind is reported by the question's language, with the time to the first
 result and to the guide (the written answer composed from the places). The
@@ -34,8 +40,13 @@ from retrieval import iter_results, refine
 from retrieval.question import suggest
 from retrieval.results import Answer, Result
 
-KINDS = ("lookup", "range", "multi", "which_book")
+KINDS = ("lookup", "range", "multi", "which_book", "none")
 JACCARD = 0.7
+EMPTY = 40
+"""A first card whose excerpt holds fewer letters than this past its heading's words has
+nothing to read: a chapter's title page, a part's divider."""
+ONE_PLACE = ("lookup", "none")
+"""The kinds whose first card is one place to read (a whole unit's card lists its sections)."""
 
 
 def load(path: Path) -> list[dict]:
@@ -98,9 +109,13 @@ def ask(question: str, limit: int = 10) -> tuple[list[Result], Answer, float, fl
 def score(question: dict, results, answer, ids: dict[str, int]) -> dict:
     """Return the figures of one question (ids: bookbench id → book id on this shelf)."""
     kind, wants = question["kind"], question["want"]
-    book = ids.get(wants[0]["book_id"])
-    row = {"qid": question["qid"], "kind": kind, "lang": question["lang"]}
-    if kind == "lookup":
+    book = ids.get(wants[0]["book_id"]) if wants else None
+    row = {"qid": question["qid"], "kind": kind, "lang": question["lang"],
+           "weak": bool(answer and answer.weak),
+           "empty_first": kind in ONE_PLACE and bool(results) and empty(results[0])}
+    if kind == "none":
+        row["hit1"] = row["weak"]
+    elif kind == "lookup":
         hits = [matches(r, wants[0], book) for r in results[:5]]
         row.update(hit1=bool(hits and hits[0]), hit5=any(hits))
         row.update(_interview(answer, wants[0], book, bool(hits and hits[0])))
@@ -120,9 +135,18 @@ def score(question: dict, results, answer, ids: dict[str, int]) -> dict:
         picks = (answer.recommendation or []) if answer else []
         row["hit1"] = bool(picks) and picks[0].book_id == book
         row["picked"] = [pick.book_id for pick in picks[:3]]
+    row["banner_over_right"] = row["weak"] and kind != "none" and bool(row.get("hit1"))
     row["top"] = [f"{r.book_id}:{' > '.join(r.breadcrumb[-2:])} ({r.page_start}-{r.page_end})"
                   for r in results[:5]]
     return row
+
+
+def empty(result) -> bool:
+    """Return True if a card shows nothing to read but its headings (see EMPTY)."""
+    heading = {w.casefold() for crumb in result.breadcrumb for w in re.findall(r"\w+", crumb)}
+    letters = sum(len(w) for w in re.findall(r"\w+", result.excerpt or "")
+                  if w.casefold() not in heading and not w.isdigit())
+    return letters < EMPTY
 
 
 def _interview(answer, want: dict, book: int, hit1: bool) -> dict:
@@ -229,6 +253,8 @@ def report(figures: dict) -> str:
                      f"{len(offered)} lookups: the wanted one in {right} ({fixed} where card [1] "
                      "had missed it)")
     lines.extend(_interview_lines(rows))
+    lines.append(f"  \"no answer\" banner over a right first card {_share(rows, 'banner_over_right')}; "
+                 f"a first card with nothing to read {_share(rows, 'empty_first')}")
     misses = [r for r in rows if not r.get("hit1")]
     lines.append(f"  missed at 1 ({len(misses)}):")
     for row in misses:

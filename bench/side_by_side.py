@@ -335,8 +335,8 @@ def _tesseract(pages: Pages, lang: str) -> tuple[list[list[dict]], float, float]
         raw, spent, used = run_tesseract([pages.images[i] for i in chosen],
                                          lang + ("_vert" if upright else ""))
         lines = tesseract_pages(raw, [pages.scales[i] for i in chosen])
-        for i, page_lines in zip(chosen, lines):
-            found[i] = page_lines
+        for i, read in zip(chosen, lines):
+            found[i] = read
         seconds, cpu = seconds + spent, cpu + used
     return found, seconds, cpu
 

@@ -6,8 +6,9 @@ boxes of its own characters where the page's text layer gives them
 proportional font gives the characters before it. Boxes come out in per
 cent of the page, so the highlight scales with the image at any zoom.
 
-A word of one Japanese character is marked only where it is a word of its
-own, never inside a longer one (語 inside 言語): Sudachi, as the search's
+A word is marked only where it stands as a word of its own, never inside a
+longer one: "plot" not in "splot" or "multiplot", 語 not in 言語. In Latin
+script a word ends where its letters do; in Japanese, Sudachi, as the search's
 own analysis, says where the words of a line begin and end.
 """
 
@@ -44,28 +45,54 @@ def fold(text: str) -> tuple[str, list[int]]:
 
 
 def word_marks(lines: list[dict], terms: list[str]) -> list[Mark]:
-    """Return a mark for every occurrence of each term in each line, longest terms first."""
-    needles = sorted({for_search(term).casefold() for term in terms if term.strip()}, key=len,
-                     reverse=True)
+    """Return a mark for every occurrence of each term in each line as a word of its own,
+    longest terms first (``word_spans``)."""
     marks = []
     for number, line in enumerate(lines):
-        text, source = fold(line.get("text", ""))
-        taken = [False] * len(text)
-        bounds = word_bounds(text) if any(_one_cjk(needle) for needle in needles) else None
-        for needle in needles:
-            start = text.find(needle)
-            while start >= 0:
-                end = start + len(needle)
-                alone = not _one_cjk(needle) or {start, end} <= bounds
-                if alone and not any(taken[start:end]):
-                    taken[start:end] = [True] * len(needle)
-                    marks.append(Mark(number, source[start], source[end - 1] + 1, "word"))
-                start = text.find(needle, end)
+        _, source = fold(line.get("text", ""))
+        for start, end in word_spans(line.get("text", ""), terms):
+            marks.append(Mark(number, source[start], source[end - 1] + 1, "word"))
     return sorted(marks, key=lambda mark: (mark.line, mark.start))
 
 
-def _one_cjk(needle: str) -> bool:
-    return len(needle) == 1 and unicodedata.east_asian_width(needle) in "WF"
+def word_spans(text: str, terms) -> list[tuple[int, int]]:
+    """Return (start, end) in text folded (``fold``) of each occurrence of terms that stands
+    as a word: in Latin script not inside a longer word ("plot" in "splot" or "multiplot",
+    "solve" in "desolve"), in Japanese on Sudachi's word bounds (語 inside 言語); longest
+    terms first, none overlapping."""
+    folded, _ = fold(text)
+    needles = sorted({for_search(term).casefold() for term in terms or () if term.strip()}, key=len,
+                     reverse=True)
+    taken = [False] * len(folded)
+    bounds = None
+    spans = []
+    for needle in needles:
+        start = folded.find(needle)
+        while start >= 0:
+            end = start + len(needle)
+            if _wide(needle[0]) or _wide(needle[-1]):
+                bounds = word_bounds(folded) if bounds is None else bounds
+            if (_stands_alone(folded, start, end, needle, bounds) and not any(taken[start:end])):
+                taken[start:end] = [True] * len(needle)
+                spans.append((start, end))
+            start = folded.find(needle, end)
+    return sorted(spans)
+
+
+def _stands_alone(text: str, start: int, end: int, needle: str, bounds) -> bool:
+    """Return True if needle at text[start:end] begins and ends a word."""
+    before = start in bounds if _wide(needle[0]) else not _letter(text[start - 1:start])
+    after = end in bounds if _wide(needle[-1]) else not _letter(text[end:end + 1])
+    return before and after
+
+
+def _wide(char: str) -> bool:
+    return unicodedata.east_asian_width(char) in "WF"
+
+
+def _letter(char: str) -> bool:
+    """Return True for a letter or digit of a Latin-script word (not a Japanese one)."""
+    return bool(char) and char.isalnum() and not _wide(char)
 
 
 def word_bounds(text: str) -> set[int]:
@@ -74,6 +101,22 @@ def word_bounds(text: str) -> set[int]:
     for morpheme in japanese.tokenizer().tokenize(text[:MAX_LINE], SplitMode.C):
         bounds.update((morpheme.begin(), morpheme.end()))
     return bounds
+
+
+def segments(text: str, terms) -> list[tuple[str, bool]]:
+    """Return text as (piece, marked) pairs, the terms marked where they stand as words
+    (``word_spans``): a card's excerpt as the chat shows it."""
+    _, source = fold(text)
+    out, position = [], 0
+    for start, end in word_spans(text, terms):
+        begin, stop = source[start], source[end - 1] + 1
+        if begin > position:
+            out.append((text[position:begin], False))
+        out.append((text[begin:stop], True))
+        position = stop
+    if position < len(text):
+        out.append((text[position:], False))
+    return out
 
 
 MAX_LINE = 10_000  # characters: Sudachi refuses inputs over 49,149 bytes

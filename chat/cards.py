@@ -12,7 +12,7 @@ from urllib.parse import quote
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from books.text import excerpt as highlight
+from books.highlight import segments as marked
 from books.text import language_of
 from retrieval.answer.guide import HOW
 from retrieval.results import RESULT_FIELDS, Answer
@@ -114,7 +114,7 @@ def present(data: dict, message_id: int | None = None) -> dict:
     return {
         **data,
         "anchor": f"m{message_id}-r{data['n']}" if message_id else f"r{data['n']}",
-        "segments": highlight(data["excerpt"], data["terms"], width=len(data["excerpt"]) or 1),
+        "segments": marked(data["excerpt"], data["terms"]),
         "printed": printed_pages(data),
         "physical": physical_pages(data),
         "download_label": download_label(data),

@@ -18,6 +18,9 @@ from retrieval.question import naming as books
     ("% や $ をそのまま出力", ["%", "$", "そのまま", "出力"]),
     # a TeX command asks for itself, not for its word ("input" is in every I/O section)
     (r"What is the difference between \input and \include?", ["differ", r"\input", r"\include"]),
+    # a compound particle is no verb: について is に, つい (つく, to stick) and て to Sudachi
+    ("インストールについて", ["インストール"]),
+    ("Debian に関する章", ["debian"]),
 ])
 def test_questions_keep_the_words_that_say_what_they_are_about(text, expected):
     assert analysis.question_terms(text) == expected

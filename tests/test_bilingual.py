@@ -57,6 +57,11 @@ def test_the_words_that_frame_a_question_are_not_translated():
     assert bilingual.translations("最初に読むべき本は？") == {}
 
 
+def test_a_compound_particle_is_not_translated():
+    # について's つく gave "take", "assume" and "sit", marked on every page of an English book
+    assert set(bilingual.translations("インストールについて")) == {"instal"}
+
+
 def test_an_english_phrase_gives_the_common_japanese_words_for_it():
     terms = bilingual.translations("How do I make a table of contents?")
     assert terms["目次"] == bilingual.WEIGHT  # the phrase, not "table" and "contents" apart

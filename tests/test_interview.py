@@ -307,3 +307,20 @@ def test_a_wording_is_in_the_readers_language_though_it_names_the_books_headings
     again = "パッケージが一部のアーキテクチャでは動かない場合、どう対処すればいいですか？"
     assert not phrasing.acceptable(
         again, "自分のパッケージが一部のアーキテクチャで動かない場合、どう扱えばいい？", porting, "ja")
+
+
+def test_asked_one_word_the_librarian_offers_the_chapter_it_names_not_its_sections():
+    # 「インストールについて」: beamer's chapter "2 Installation" before its "2.4 Updating …"
+    updating = place(2, ["I Getting Started", "2 Installation", "2.4 Updating the Installation"],
+                     0.30, (14, 14), book="beamer")
+    testing = place(2, ["I Getting Started", "2 Installation", "2.5 Testing the Installation"],
+                    0.28, (14, 14), book="beamer")
+    chapter = place(2, ["I Getting Started", "2 Installation"], 0.2, (13, 18), book="beamer")
+    other = place(3, ["5 debian", "5.11 install"], 0.29, (42, 42), book="maint-ja")
+    results = [updating, other, testing, chapter]
+    labels = [o.label for o in asked(results, terms=["instal"]).options]
+    assert labels == ["beamer: I Getting Started › 2 Installation, pp. 8–13",
+                      "maint-ja: 5 debian › 5.11 install, p. 37"]
+    # asked in more words, the places themselves are offered
+    labels = [o.label for o in asked(results, terms=["instal", "updat"]).options]
+    assert labels[0].startswith("beamer: 2 Installation › 2.4 Updating")

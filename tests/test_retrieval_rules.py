@@ -5,7 +5,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from retrieval.answer import quotes
+from retrieval.answer import quotes, shown
 from retrieval.question import followups, query
 from retrieval.index.backmatter import SKIP_TITLES, is_back_matter
 from retrieval.index.chunks import Chunk, page_windows, passages, pieces, section_chunks, shown_text
@@ -320,7 +320,7 @@ def test_a_heading_number_is_read_as_printed(title, number):
 ])
 def test_a_quote_starts_after_the_heading_however_the_page_prints_it(title, text, first):
     chunk = Chunk(key=0, title=title, breadcrumb=[title], page_start=1, page_end=1, text=text)
-    assert text[quotes._heading_end(chunk):].lstrip().startswith(first)
+    assert text[shown.heading_end(chunk):].lstrip().startswith(first)
 
 
 @pytest.mark.parametrize("title,role,breadcrumb_row", [

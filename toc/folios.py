@@ -12,7 +12,7 @@ about the scan (pages missing, doubled, out of order) is ``toc.sequence``'s.
 from dataclasses import dataclass, field
 
 from toc.folio_reads import Folio, candidates
-from toc.model import Anomaly, anomaly
+from toc.model import Anomaly
 from toc.numbers import label
 from toc.repair import plausible_repair
 from toc.sequence import faults

@@ -17,7 +17,7 @@ import unicodedata
 from books.text import HIRAGANA, is_japanese
 from retrieval import kinds
 from retrieval.answer import guide, phrasing
-from retrieval.question import analysis, naming
+from retrieval.question import analysis, bilingual, naming
 from retrieval.ranking import indexed
 from retrieval.results import Clarification, Option
 
@@ -61,7 +61,7 @@ def clarification(answer, reading, gathered, follow_up: bool) -> Clarification |
     named = any(weight >= naming.EXPLICIT for weight in reading.named.values())
     if named or (gathered.asked is not None and gathered.asked.quoted):
         return None  # the question names a book, or quotes a sentence of one
-    options = _close_places(answer.results, agreeing(gathered.scored))
+    options = _close_places(answer.results, agreeing(gathered.scored), _vague(gathered.asked))
     if len(options) < 2:
         return None
     ja = answer.language == "ja"
@@ -91,31 +91,59 @@ def agreeing(scored) -> int:
     return sum(max(scored, key=signal) is scored[0] for signal in signals)
 
 
-def _close_places(results, agreed: int) -> list:
+def _close_places(results, agreed: int, vague: frozenset = frozenset()) -> list:
     """Return the places to offer: where fewer than AGREEING signals put the first place first,
     the first result and those scoring CLOSE to it, none a section of another (a section and
     its own subsection are one place to a reader); where that makes two or more, up to
     MAX_OPTIONS with those scoring OFFERED to it, the place the book's own index offers
-    among the first cards (``ranking.indexed``) first."""
+    among the first cards (``ranking.indexed``) first. vague: the terms of a question of one
+    word (``_vague``), for which the wider of two nested places is offered where its heading
+    names it."""
     if not results or results[0].score <= 0 or agreed >= AGREEING:
         return []
     ranked = sorted(results[1:], key=lambda r: -r.score)
-    chosen = _apart([results[0]], [r for r in ranked if r.score >= CLOSE * results[0].score])
+    chosen = _apart([results[0]], [r for r in ranked if r.score >= CLOSE * results[0].score],
+                    vague)
     if len(chosen) < 2:
         return chosen
     offered = [r for r in results[1:indexed.OFFERED] if r.indexed and not results[0].indexed]
-    return _apart(chosen, offered + [r for r in ranked if r.score >= OFFERED * results[0].score])
+    return _apart(chosen, offered + [r for r in ranked if r.score >= OFFERED * results[0].score],
+                  vague)
 
 
-def _apart(chosen: list, more) -> list:
-    """Return chosen with those of more that are apart from every one chosen, to MAX_OPTIONS."""
+def _apart(chosen: list, more, vague: frozenset = frozenset()) -> list:
+    """Return chosen with those of more that are apart from every one chosen, to MAX_OPTIONS;
+    a place that holds one chosen takes its option where its own heading names a vague
+    question (asked 「インストールについて」, beamer's chapter "2 Installation", not its "2.4
+    Updating the Installation")."""
     chosen = list(chosen)
     for result in more:
-        if len(chosen) == MAX_OPTIONS:
-            break
-        if not any(_nested(result, other) for other in chosen):
+        held = next((n for n, other in enumerate(chosen) if _nested(result, other)), None)
+        if held is None and len(chosen) < MAX_OPTIONS:
             chosen.append(result)
+        elif held is not None and vague and _names(result, vague) and \
+                len(result.breadcrumb) < len(chosen[held].breadcrumb):
+            # the wider place stands where the first it holds stood, for all it holds
+            chosen = [result if n == held else other for n, other in enumerate(chosen)
+                      if n == held or not _nested(result, other)]
     return chosen
+
+
+def _vague(question) -> frozenset:
+    """Return the terms that name what a question of one word asks ("colors", 「インストール
+    について」): the word and its translations that are it (``bilingual.certain``); empty
+    for a question of more words."""
+    terms = set(getattr(question, "terms", ()) or ())
+    if len(terms) != 1:
+        return frozenset()
+    word = next(iter(terms))
+    alone, groups = bilingual.certain(word)
+    return frozenset({word, *alone, *(t for g in groups for t in g)})
+
+
+def _names(result, terms: frozenset) -> bool:
+    """Return True if result's own heading holds one of terms."""
+    return bool(set(analysis.terms(result.breadcrumb[-1] if result.breadcrumb else "")) & terms)
 
 
 def _nested(a, b) -> bool:

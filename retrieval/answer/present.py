@@ -6,14 +6,15 @@ as soon as it is known; the rest of the answer is made once all are.
 """
 
 from dataclasses import replace
+from functools import lru_cache
 
 from django.db.models import Q
 
 from books.models import Page
 from retrieval import kinds
-from retrieval.answer import guide, quotes
+from retrieval.answer import guide, interview, quotes
 from retrieval.index import embeddings, lexical
-from retrieval.question import units
+from retrieval.question import analysis, bilingual, units
 from retrieval.ranking import indexed, recommend
 from retrieval.ranking.found import Found
 from retrieval.results import Result
@@ -36,6 +37,11 @@ WEAK_NOTE = {
     "en": "None of the books seems to answer this; these are the nearest places.",
     "ja": "どの本にも答えは見当たりません。近い箇所を挙げます。",
 }
+NEAREST_UNITS = {"en": " The chapters they are in: {units}.", "ja": "含まれる章：{units}。"}
+NEAREST = 3
+"""Where no book answers, the chapters of the first cards are named, up to this many: a
+reader who asked what the books do not hold is offered where they come nearest, as units
+to browse, not one page that stands for an answer."""
 
 
 def cards(batch: list[Found], shelf, shown: int):
@@ -48,22 +54,49 @@ def cards(batch: list[Found], shelf, shown: int):
         yield replace(result, part=found.part, indexed=found.indexed)
 
 
-def weak(kind, gathered) -> bool:
+def weak(kind, gathered, reading=None) -> bool:
     """Return True if this question is not one the books answer: it may be weak (a lookup,
     a which-book question) and no candidate comes near it in meaning (``WEAK``). A question
     that names where to look is answered there: the few sections inside a scope are no
     measure of the shelf (「新メンテナーガイドの 4.4 節で、テストを走らせないようにするには」
     stayed under the bars beside the 4.4.3 that answers it). Nor is one whose first places
     the book's own index gives: asked how to avoid Hurenkinder, memoir's index sends the
-    reader ("see widow") to the card the encoders left under their bars."""
+    reader ("see widow") to the card the encoders left under their bars. Nor one whose first
+    card's heading names what it asks (``named_in_heading``): the banner and the cards
+    speak from the same evidence."""
     if not kind.may_be_weak or not gathered.scored or gathered.scoped:
         return False
     first = gathered.batches[0] if gathered.batches else ()
     if any(found.indexed for found in first[:indexed.OFFERED]):
         return False
+    if first and reading is not None and named_in_heading(reading, gathered.asked, first[0]):
+        return False
     roles = [role for role in gathered.asked.vectors if role in WEAK]
     return bool(roles) and all(
         max(s.meaning.get(role, 0.0) for s in gathered.scored) < WEAK[role] for role in roles)
+
+
+def named_in_heading(reading, question, found) -> bool:
+    """Return True if the heading of found holds what question asks about: its rarest word
+    on the shelf (of those that tell sections apart, ``Reading.telling``), or a translation
+    of it. Asked in Japanese how to show a table of contents in beamer, "3.6 The
+    Table of Contents" came first under 「どの本にも答えは見当たりません」: a question across
+    languages stays under the encoders' bars by nature. Its rarest word, not any: asked how
+    to apply for a passport, a heading holding 申請 (to apply) names no answer. A
+    translation names it where it is the word (``bilingual.certain``): memoir's "Stock paper
+    size options" does not answer how to buy shares (株)."""
+    if question is None:
+        return False
+    words = lexical.get()
+    own = reading.telling(question.terms)
+    if not own:
+        return False
+    rarest = min(own, key=words.doc_freq)
+    heading = set(analysis.terms(reading.shelf.chunk(found.book_id, found.key).title))
+    if rarest in heading:
+        return True
+    alone, groups = bilingual.certain(rarest)
+    return bool(heading & alone) or any(set(g) <= heading for g in groups)
 
 
 def books_to_read(kind, reading, gathered, language: str) -> list:
@@ -71,7 +104,7 @@ def books_to_read(kind, reading, gathered, language: str) -> list:
     explicit = any(w >= 1.0 for w in reading.named.values())
     if not gathered.scored or not kind.recommends or (explicit and not kind.asks_book):
         return []
-    if weak(kind, gathered):
+    if weak(kind, gathered, reading):
         return []
     shelf, asked, scored = reading.shelf, gathered.asked, gathered.scored
     distinct = recommend.distinctive(asked.terms, asked.translated,
@@ -115,12 +148,36 @@ def places(answer, chosen, shelf) -> tuple[Result, ...]:
 
 def finished(answer, kind, reading, gathered, picks):
     """Return answer with the books to read first, the places and the guide filled in."""
-    if weak(kind, gathered):
-        answer = replace(answer, weak=True, note=WEAK_NOTE[answer.language])
+    if weak(kind, gathered, reading):
+        answer = replace(answer, weak=True,
+                         note=WEAK_NOTE[answer.language] + nearest_units(answer))
     answer = replace(answer, recommendation=tuple(picks) or None,
                      suggested=reading.suggested_so_far())
-    answer = replace(answer, places=places(answer, gathered.chosen, reading.shelf))
+    shown = places(answer, gathered.chosen, reading.shelf)
+    if answer.weak:  # the nearest place's sentence would read as an answer
+        shown = tuple(replace(place, quote="", quote_page=None, quote_label=None)
+                      for place in shown)
+    answer = replace(answer, places=shown)
     return replace(answer, guide=guide.compose(answer))
+
+
+def nearest_units(answer) -> str:
+    """Return the sentence that names the chapters (or parts) holding the answer's first
+    cards, each citing its first card, in the answer's language ("" without cards)."""
+    ja = answer.language == "ja"
+    found = {}
+    for n, result in enumerate(answer.results, 1):
+        crumbs = result.breadcrumb or [result.book_title]
+        # A part's chapter is the unit a reader browses ("II Building … > 8 Creating Frames").
+        unit = crumbs[1] if len(crumbs) > 2 and units.is_part_title(crumbs[0]) else crumbs[0]
+        found.setdefault((result.book_id, unit), (result.book_title, unit, n))
+        if len(found) == NEAREST:
+            break
+    if not found:
+        return ""
+    shown = [f"『{book}』{unit} [{n}]" if ja else f"{unit} ({book}) [{n}]"
+             for book, unit, n in found.values()]
+    return NEAREST_UNITS["ja" if ja else "en"].format(units=("、" if ja else "; ").join(shown))
 
 
 def _part_places(answer, chosen, shelf) -> list[Result]:
@@ -168,8 +225,7 @@ def _result(shelf, found: Found, labels, quote: bool, quoted: int | None = None,
         inner = quotes.quote(index.full(quoted), index, found.question, closely=closely)
         if inner and quotes.held(inner, found.question) > quotes.held(said, found.question):
             said = inner
-    terms = ([*found.question.terms, *found.question.translated, *found.question.suggested]
-             if found.question else [])
+    terms = marked_terms(found.question) if found.question else []
     book = shelf.books[found.book_id]
     first, last = found.pages or (chunk.page_start, chunk.page_end)
     subsections = [{"title": index.chunks[k].title, "page_start": index.chunks[k].page_start,
@@ -181,12 +237,50 @@ def _result(shelf, found: Found, labels, quote: bool, quoted: int | None = None,
         page_start=first, page_end=last,
         printed_start=labels.get((found.book_id, first)),
         printed_end=labels.get((found.book_id, last)),
-        excerpt=text, terms=quotes.marks(text, terms), score=round(found.score, 4),
+        excerpt=text, terms=quotes.marks(text, terms, getattr(found.question, "terms", ())),
+        score=round(found.score, 4),
         quote=said.text if said else "", quote_page=said.page if said else None,
         quote_label=labels.get((found.book_id, said.page)) if said else None,
         subsections=subsections, book_pages=book.page_count, unit=found.unit,
         inferred=chunk.inferred,
     )
+
+
+def marked_terms(question) -> list[str]:
+    """Return the terms whose words a card marks, the asked term first: the question's own
+    words (its rarest, the asked term, first; no everyday English word where it has
+    others), and of their translations only those where the translation is the term
+    (``_translated_as_the_term``). A Japanese question about an English book marked "take",
+    "use" and "change" on every page."""
+    # Every card of an answer asks for the same question's: read once (for the shelf's
+    # word index as it stands, which says which word is rarest).
+    return list(_marked(id(lexical.get()), tuple(question.terms),
+                        frozenset(question.translated), tuple(question.suggested)))
+
+
+@lru_cache(maxsize=256)
+def _marked(_index, terms, translated, suggested) -> tuple[str, ...]:
+    own = sorted(dict.fromkeys(terms), key=lexical.get().doc_freq)
+    # Everyday words of the question ("use", "one", "page") mark every page where it holds
+    # others: asked how to use multiplot, "page" lit up each "see also: [fdisp], page 283".
+    telling = [t for t in own if not analysis.common_word(t, interview.EVERYDAY)]
+    own = telling or own
+    marked = [t for n, term in enumerate(own) for t in _translated_as_the_term(term, n == 0)
+              if t in translated]
+    return tuple(dict.fromkeys([*own[:1], *marked, *own[1:], *suggested]))
+
+
+def _translated_as_the_term(term: str, asked: bool) -> list[str]:
+    """Return the translations of term that are the term (``bilingual.certain``: グラフ
+    "graph", "table of contents"), and for the asked term, its other senses that are no
+    everyday words (凡例 "legend", not 移動 "move")."""
+    alone, groups = bilingual.certain(term)
+    out = [*sorted(alone), *(t for g in groups for t in g)]
+    if asked:
+        translation = bilingual.translated(term)
+        out.extend(t for t in translation.weights if t not in translation.bound
+                   and not analysis.common_word(t, interview.EVERYDAY))
+    return list(dict.fromkeys(out))
 
 
 def _on_pages(chunk, first: int, last: int):

@@ -13,10 +13,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from books.text import CJK, for_search
+from books.text import CJK, is_japanese
 from retrieval.index import embeddings, lexical
 from retrieval.question import analysis
-from retrieval.index.chunks import embedded, shown_text
+from retrieval.answer import shown
+from retrieval.index.chunks import embedded
 
 QUOTE_CHARS = 260
 CLOSE_READ = 3
@@ -44,15 +45,15 @@ EXCERPT_CHARS = 300
 _SENTENCE_END = re.compile(rf"(?<=[.!?])\s+(?=[A-Z\"“‘'(\[0-9{CJK}])|(?<=[。！？])")
 
 
+_ABBREVIATED = re.compile(
+    r"(?i)(?:^|[\s(\[（])(?:p|pp|e\.g|i\.e|cf|vs|viz|fig|figs|sec|secs|eq|eqs|no|vol|ch|ca|approx)\.$")
+"""A full stop that ends an abbreviation, not a sentence: "(see the variables (p. 55))" was
+quoted as "see the variables (p." and shown with its page, "(p. p. 55"."""
+OPEN_REACH = 40
+"""A bracket opened this near a full stop and not closed holds it: "(p. 55)", "(cf. 3.2)"."""
 _CJK = re.compile(f"[{CJK}]")
 _BLANKS = re.compile(r" {2,}")
 _WORD = re.compile(r"[^\W\d_]{2,}")
-_LABEL = re.compile(
-    r"^\s*(?:第\s*[0-9〇一二三四五六七八九十百]+\s*[章部編節]|(?i:chapter|part|appendix)\s+\w+|"
-    r"[0-9]+(?:\.[0-9]+)*\.?|[IVXLC]+\.?|[A-Z](?:\.[0-9]+)*\.?)\s+")
-"""A heading's number or label ("9", "II", "E.2", 第3章), which the page may print apart."""
-_CLOSING = set("?!:.)]？！：。．）」』")
-"""What closes a heading after its last letter: its own question mark, colon, bracket."""
 
 
 @dataclass(frozen=True)
@@ -70,8 +71,8 @@ def quote(chunk, index, question, closely: bool = False) -> Quote | None:
     English question and picks the one nearest it in meaning (a sentence encoding per
     candidate: kept for the first place, which the guide quotes)."""
     repeated = getattr(index, "boilerplate", frozenset())
-    text = shown_text(chunk, getattr(index, "furniture", {}))
-    sentences = [(start, s) for start, s in _sentences(text, _heading_end(chunk))
+    text = shown.text(chunk, getattr(index, "furniture", {}))
+    sentences = [(start, s) for start, s in _sentences(text, shown.heading_end(chunk))
                  if sentence_key(s) not in repeated]
     if not sentences:
         return None
@@ -113,7 +114,7 @@ def boilerplate(chunks, furniture=None) -> frozenset[str]:
     pages' running heads, never part of a sentence, ``chunks.shown_text``)."""
     sections = {}
     for n, chunk in enumerate(chunks):
-        for _, sentence in _sentences(shown_text(chunk, furniture), _heading_end(chunk)):
+        for _, sentence in _sentences(shown.text(chunk, furniture), shown.heading_end(chunk)):
             if not _slight(sentence):
                 sections.setdefault(sentence_key(sentence), set()).add(n)
     return frozenset(key for key, found in sections.items() if len(found) >= REPEATED)
@@ -134,7 +135,7 @@ def held(found: Quote, question) -> float:
 def excerpt(chunk, found: Quote | None, width: int = EXCERPT_CHARS, furniture=None) -> str:
     """Return about width characters of chunk's text around the quote (furniture: its pages'
     running heads, left out, ``chunks.shown_text``)."""
-    text = shown_text(chunk, furniture)
+    text = shown.text(chunk, furniture)
     if len(text) <= width:
         return _tidy(text)
     start = max(0, (found.start if found else 0) - width // 6)
@@ -145,12 +146,33 @@ def excerpt(chunk, found: Quote | None, width: int = EXCERPT_CHARS, furniture=No
     return ("…" if start else "") + _tidy(text[start:end]) + ("…" if end < len(text) else "")
 
 
-def marks(text: str, terms) -> list[str]:
-    """Return the words of text to highlight: those whose terms the question asked for (in
-    its own words or in translation)."""
-    wanted = set(terms)
-    found = [text[t.start:t.end] for t in analysis.tokens(text) if t.term in wanted]
-    return list(dict.fromkeys(word for word in found if word.strip()))
+def marks(text: str, terms, asked=()) -> list[str]:
+    """Return the words of text to highlight, those of terms (the words to mark, the asked
+    term first) first: a word whose term is one, never a part of a longer word (the "plot"
+    of "multiplot", the 語 of 言語), but a word written from two words of the question
+    (asked: all its terms) whole ("linewidth", asked for the line width)."""
+    order = {term: n for n, term in enumerate(dict.fromkeys(terms))}
+    for term in asked:
+        order.setdefault(term, len(order))
+    tokens = analysis.tokens(text)
+    found = []
+    for token in tokens:
+        parts = [t for t in tokens if t is not token and token.start <= t.start
+                 and t.end <= token.end]
+        if _inside(token, tokens):
+            continue
+        if token.term in order and (not asked or token.term in terms):
+            found.append((order[token.term], token))
+        elif parts and not is_japanese(token.term) and all(p.term in order for p in parts):
+            found.append((min(order[p.term] for p in parts), token))
+    words = [text[t.start:t.end] for _, t in sorted(found, key=lambda pair: pair[0])]
+    return list(dict.fromkeys(word for word in words if word.strip()))
+
+
+def _inside(token, tokens) -> bool:
+    """Return True if token is a part of another, longer one."""
+    return any(other.start <= token.start and token.end <= other.end
+               and (other.start, other.end) != (token.start, token.end) for other in tokens)
 
 
 def _likely(sentences, near, weights):
@@ -187,53 +209,29 @@ def _slight(sentence: str) -> bool:
     return not _CJK.search(sentence) and len(_WORD.findall(sentence)) < 3
 
 
-def _heading_end(chunk) -> int:
-    """Return where the section's text begins after its heading line (0 when it does not
-    open with it). The page prints the heading its own way: a chapter's number on a line
-    of its own or not at all ("Contents lists" for "9 Contents lists"), in capitals
-    ("GENERAL CONSIDERATIONS"), a hyphen lost at a line end; a Japanese heading runs
-    straight into its first sentence, and OCR may space it differently."""
-    title = for_search(chunk.title)
-    for wanted in (title, _LABEL.sub("", title, count=1)):
-        if end := _after(chunk.text, [char.lower() for char in wanted if char.isalnum()]):
-            return end
-    return 0
-
-
-def _after(text: str, wanted: list[str]) -> int:
-    """Return where text's letters and digits stop spelling wanted (0: they do not)."""
-    if not wanted:
-        return 0
-    seen = 0
-    for position, char in enumerate(text):
-        if not char.isalnum():
-            continue
-        if char.lower() != wanted[seen]:
-            return 0
-        seen += 1
-        if seen == len(wanted):
-            after = text[position + 1:position + 2]
-            # Latin words end at a word boundary ("Tab" does not open "Tables"); Japanese
-            # runs on.
-            if char.isascii() and after.isalnum():
-                return 0
-            end = position + 1
-            while end < len(text) and text[end] in _CLOSING:  # the heading's own "?" or "："
-                end += 1
-            return end
-    return 0
-
-
 def _sentences(text: str, start: int = 0) -> list[tuple[int, str]]:
-    """Return (offset, sentence) for the sentences of text from start."""
+    """Return (offset, sentence) for the sentences of text from start: whole sentences, not
+    cut after an abbreviation or inside brackets (``_runs_on``)."""
     out, begin = [], start
     for match in [*_SENTENCE_END.finditer(text, start), None]:
         end = match.start() if match else len(text)
+        if match is not None and _runs_on(text[begin:end]):
+            continue
         piece = text[begin:end]
         if piece.strip():
             out.append((begin + len(piece) - len(piece.lstrip()), piece.strip()))
         begin = match.end() if match else end
     return out
+
+
+def _runs_on(piece: str) -> bool:
+    """Return True if the sentence does not end where piece does: piece ends with an
+    abbreviation (``_ABBREVIATED``), or a bracket opened near its end is still open."""
+    if _ABBREVIATED.search(piece.rstrip()):
+        return True
+    tail = piece[-OPEN_REACH:]
+    return any(tail.count(opening) > tail.count(closing)
+               for opening, closing in ("()", "[]", "（）"))
 
 
 def _weights(question) -> dict[str, float]:
@@ -279,8 +277,14 @@ def _tidy(text: str) -> str:
 
 
 def _shortened(sentence: str) -> str:
+    """Return sentence, or its first QUOTE_CHARS cut at a word and before a bracket the cut
+    would leave open ("… see the variables …", not "… see the variables (p. …")."""
     sentence = _tidy(sentence)
     if len(sentence) <= QUOTE_CHARS:
         return sentence
     cut = sentence.rfind(" ", 0, QUOTE_CHARS)
-    return sentence[:cut if cut > QUOTE_CHARS // 2 else QUOTE_CHARS].rstrip() + "…"
+    kept = sentence[:cut if cut > QUOTE_CHARS // 2 else QUOTE_CHARS]
+    if _runs_on(kept):
+        opened = max(kept.rfind(opening) for opening in "([（")
+        kept = kept[:opened] if opened > QUOTE_CHARS // 2 else kept
+    return kept.rstrip(" ,;:、") + "…"

@@ -261,8 +261,29 @@ def _morphemes(text: str, match):
         if start == 0 and before and morphemes and _suffix_after(before.group(1)[-20:],
                                                                  piece, morphemes[0]):
             morphemes = morphemes[1:]
+        previous = None
         for morpheme in morphemes:
-            yield morpheme, offset + start
+            if not _in_particle(previous, morpheme):
+                yield morpheme, offset + start
+            previous = morpheme
+
+
+PARTICLE_VERBS = {"つく": ("つい", "つき"), "関する": (), "対する": (), "よる": (), "おく": ("おい",),
+                  "於く": ()}
+"""Verbs that stand in a compound particle after に (in these forms, where only some are
+one): 「について」「につき」「に関して」「に対する」「によって」「において」. Sudachi reads について
+as に, つい (つく, to stick) and て, and the dictionary then gave a question 「インストール
+について」 "take", "assume" and "sit" to search and to mark; 「壁につく」 keeps its verb."""
+
+
+def _in_particle(previous, morpheme) -> bool:
+    """Return True if morpheme is the verb of a compound particle (PARTICLE_VERBS) after
+    previous (the morpheme before it, None at a run's start)."""
+    if previous is None or previous.surface() != "に" or previous.part_of_speech()[0] != "助詞":
+        return False
+    forms = PARTICLE_VERBS.get(morpheme.dictionary_form())
+    return (forms is not None and morpheme.part_of_speech()[0] == "動詞"
+            and (not forms or morpheme.surface() in forms))
 
 
 def _suffix_after(word: str, piece: str, first) -> bool:

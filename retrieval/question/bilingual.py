@@ -68,6 +68,40 @@ class Translation:
     well counts alone too)."""
 
 
+CERTAIN = 1.0
+"""The weight of a translation that is its word: a word of one sense glossed by one word
+(グラフ "graph", デバッグ "debug", 脚注 "footnote"), or the words of a gloss of several that
+are one together (目次 "table of contents"); not 設定's "set", one of many senses beside
+"establishment" and "configuration", nor 株's "stock"."""
+
+
+def certain(word: str) -> tuple[frozenset[str], tuple[tuple[str, ...], ...]]:
+    """Return the terms of word's translation that are the word by themselves, and the
+    groups of terms that are it together (see CERTAIN)."""
+    return _certain(str(path()), word)
+
+
+def translated(word: str) -> Translation:
+    """Return the translation of one word of a question (``translate``), read once for each
+    dictionary: every card of an answer asks for its words' translations again."""
+    return _translated(str(path()), word)
+
+
+@lru_cache(maxsize=20_000)
+def _certain(dictionary: str, word: str) -> tuple[frozenset[str], tuple[tuple[str, ...], ...]]:
+    translation = _translated(dictionary, word)
+    weights = translation.weights
+    alone = frozenset(t for t, w in weights.items() if w >= CERTAIN and t not in translation.bound)
+    groups = tuple(g for g in translation.together
+                   if sum(weights.get(t, 0.0) for t in g) >= CERTAIN)
+    return alone, groups
+
+
+@lru_cache(maxsize=20_000)
+def _translated(dictionary: str, word: str) -> Translation:
+    return translate(word)
+
+
 def translations(text: str) -> dict[str, float]:
     """Return the index terms of text's translation with their weights (see the module)."""
     return translate(text).weights

@@ -42,7 +42,12 @@ def subtree(graph: nx.DiGraph, key) -> set[int]:
 
 
 def is_part(chunk) -> bool:
-    return chunk.parent_key is None and bool(chunk.children) and bool(_PART.match(chunk.title))
+    return chunk.parent_key is None and bool(chunk.children) and is_part_title(chunk.title)
+
+
+def is_part_title(title: str) -> bool:
+    """Return True for a title numbered as a part's ("Part II", "II Building …", 第2部)."""
+    return bool(_PART.match(title))
 
 
 def is_appendix(chunk) -> bool:

@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 
 from books import bookindex
 from books.text import language_of
+from retrieval.answer import shown
 from retrieval.question import followups, locator, names, query, scope, units
-from retrieval.ranking import captions, indexed, narrowing, rerank
+from retrieval.ranking import captions, indexed, narrowing, rerank, titled
 from retrieval.question.parts import PART_CHOICES, assigned
 from retrieval.question.query import NAVIGATE, RANGE
 from retrieval.ranking.found import Found
@@ -50,11 +51,24 @@ def lookup(reading, limit, exclude, _recommend=None) -> Gathered:
     out = Gathered()
     found = _ranked(reading, reading.question(), limit, exclude, out)
     found = indexed.offer(found, reading.shelf, out.asked, out.scored, exclude)
-    shown = _captioned(reading, found, out.asked, out.scored)
-    if shown is not None:  # the caption's page first, its section not shown twice
-        found = [shown, *(f for f in found if (f.book_id, f.key) != (shown.book_id, shown.key))]
-    out.batches.append(found)
+    page = _captioned(reading, found, out.asked, out.scored)
+    if page is not None:  # the caption's page first, its section not shown twice
+        found = [page, *(f for f in found if (f.book_id, f.key) != (page.book_id, page.key))]
+    out.batches.append(readable_first(reading.shelf, found))
     return out
+
+
+def readable_first(shelf, found: list[Found]) -> list[Found]:
+    """Return found with the places before the first that holds words to read past its
+    heading (``shown.readable``: not a chapter's title page, nor a section that goes straight
+    into its subsections) moved to the end: a heading alone answers nothing. Asked about
+    eigenvalues of a manual without them, a reader was sent to an empty chapter-title page.
+    Places are read only until one has words: most often the first."""
+    for n, place in enumerate(found):
+        index = shelf.index(place.book_id)
+        if shown.readable(index.full(place.key), index.furniture):
+            return [*found[n:], *found[:n]]
+    return found
 
 
 def _captioned(reading, found, question, scored) -> Found | None:
@@ -84,8 +98,8 @@ def within_scope(reading, limit, exclude, _recommend=None) -> Gathered:
     out.scored = rerank.reranked(question.text, reading.shelf,
                                  pool(question, reading.shelf, allowed=allowed, exclude=exclude))
     out.asked = question
-    out.batches.append([Found(s.book_id, s.key, s.score, question=question)
-                        for s in out.scored[:limit]])
+    out.batches.append(readable_first(reading.shelf, [
+        Found(s.book_id, s.key, s.score, question=question) for s in out.scored[:limit]]))
     return out
 
 
@@ -174,17 +188,27 @@ def ranges(reading, limit, exclude, _recommend=None) -> Gathered:
     shelf, unit = reading.shelf, reading.plan.unit
     question = reading.question()
     scored = _ranked(reading, question, len(shelf.book_ids) * 1000, exclude, out)
-    mass = {}
-    for book_id in {f.book_id for f in scored}:
+    mass, trees, inside = {}, {}, {}
+    for found in scored:
+        inside.setdefault(found.book_id, {})[found.key] = found.score
+    for book_id, scores in inside.items():
         chunks = shelf.index(book_id).chunks
-        graph = units.tree(chunks)
-        inside = {f.key: f.score for f in scored if f.book_id == book_id}
+        trees[book_id] = units.tree(chunks)
         for key in units.units(chunks, unit):
-            mass[(book_id, key)] = sum(inside.get(k, 0.0) for k in units.subtree(graph, key))
+            mass[(book_id, key)] = _mass(scores, trees[book_id], key)
     best = sorted((pair for pair in mass if mass[pair] > 0), key=mass.get, reverse=True)
-    out.batches.append([Found(b, k, mass[(b, k)], unit=unit, question=question)
-                        for b, k in best[:min(limit, 5)]])
+    named = titled.units_named(reading, question, best, mass)
+    rest = [(b, k, unit) for b, k in best if (b, k) not in {(b, k) for b, k, _ in named}]
+    out.batches.append([Found(b, k, mass.get((b, k)) or _mass(inside[b], trees[b], k),
+                              unit=kind, question=question)
+                        for b, k, kind in (named + rest)[:min(limit, 5)]])
     return out
+
+
+def _mass(scores, graph, key) -> float:
+    """Return the share of the ranking (scores: a book's section keys → theirs) that the
+    sections of unit key hold."""
+    return sum(scores.get(k, 0.0) for k in units.subtree(graph, key))
 
 
 def aggregate(reading, limit, exclude, _recommend=None) -> Gathered:
