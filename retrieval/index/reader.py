@@ -100,8 +100,7 @@ def _read(book, path) -> BookIndex | None:
     if not (path.parent / "texts.npy").exists():
         return None
     return BookIndex(book.pk, chunks, rows, profile=vector, folder=path.parent,
-                     entries=entries.Entries([entries.Entry.from_list(stored)
-                                              for stored in payload.get("entries", ())]),
+                     entries=entries.Entries.stored(payload.get("entries", ())),
                      boilerplate=frozenset(payload.get("boilerplate", ())),
                      furniture={int(page): texts
                                 for page, texts in payload.get("furniture", {}).items()})
