@@ -193,10 +193,11 @@ class Entries:
 
     @classmethod
     def stored(cls, rows) -> "Entries":
-        """Return the entries of an index file's rows (``Entry.as_list``), read into entries
-        when a question first looks one up: a question ranks the sections of up to
-        ``shelf.POOL_BOOKS`` books and reads the entries of the few its first cards are
-        in, and memoir's 3,500 entries took longer to make than its sections."""
+        """Return the entries of an index file's rows (``Entry.as_list``; or a function that
+        returns them), read into entries when a question first looks one up: a question
+        ranks the sections of up to ``shelf.POOL_BOOKS`` books and reads the entries of the
+        few its first cards are in, and memoir's 3,500 entries took longer to make than its
+        sections."""
         out = cls([])
         out._stored = rows
         return out
@@ -204,7 +205,8 @@ class Entries:
     @property
     def entries(self) -> list[Entry]:
         if self._stored is not None:
-            self._entries, self._stored = [Entry.from_list(row) for row in self._stored], None
+            rows = self._stored() if callable(self._stored) else self._stored
+            self._entries, self._stored = [Entry.from_list(row) for row in rows], None
         return self._entries
 
     def named(self, terms) -> list[Entry]:
