@@ -232,16 +232,16 @@ def _add_codes(shelf, rows, added) -> None:
         shelf._write(index, meta)
 
 
-def outline_books() -> int:
-    """Give each book whose index has no outline one (``retrieval.index.files``), as its
+def skeleton_books() -> int:
+    """Give each book whose index has no skeleton one (``retrieval.index.files``), as its
     embed stage would now, and as its first reading does; return how many were made. A
-    shelf copied before outlines were would otherwise measure its books' first readings."""
+    shelf copied before skeletons were would otherwise measure its books' first readings."""
     from books.models import Book
     from retrieval.index import files, reader
 
     made = 0
     for book in Book.objects.only("id", "sha256").iterator():
-        if not (files.book_dir(book.pk) / "outline.json").exists():
+        if not (files.book_dir(book.pk) / "skeleton.json").exists():
             reader.get(book)
             made += 1
     return made
@@ -364,7 +364,7 @@ def main():
     for size in [int(s) for s in args.sizes.split(",")]:
         t0 = time.perf_counter()
         count = grow(size, args.fts, args.small)
-        outline_books()
+        skeleton_books()
         grown = time.perf_counter() - t0
         f = figures(work, args.code.resolve(), args.database_url, args.repeat, args.questions)
         print(f"{count:>6} {grown:>7.0f} {f['cold_start_s']:>12} {f['median_ms']:>10} "

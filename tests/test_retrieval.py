@@ -590,27 +590,27 @@ def test_an_index_cut_by_older_rules_is_served_and_queued_again(sailing):
     assert writer.outdated() == [] and runner.requeue_outdated() == 0
 
 
-def test_a_book_is_ranked_from_its_outline_and_only_its_cards_read_the_whole_file(sailing):
+def test_a_book_is_ranked_from_its_skeleton_and_only_its_cards_read_the_whole_file(sailing):
     folder = files.book_dir(sailing.pk)
-    assert (folder / "outline.json").exists()  # written with the index
-    (folder / "outline.json").unlink()  # as an index made before outlines were
+    assert (folder / "skeleton.json").exists()  # written with the index
+    (folder / "skeleton.json").unlink()  # as an index made before skeletons were
     reader.invalidate(sailing.pk)
     whole = reader.get(sailing)
-    assert (folder / "outline.json").exists()  # kept as the whole file was read
+    assert (folder / "skeleton.json").exists()  # kept as the whole file was read
     reader.invalidate(sailing.pk)
-    outlined = reader.get(sailing)
-    assert outlined.chunks == whole.chunks and outlined.by_page == whole.by_page
-    assert dict(outlined.furniture) == dict(whole.furniture)
-    assert set(outlined.boilerplate) == set(whole.boilerplate)
-    assert outlined.entries.entries == whole.entries.entries
-    assert np.array_equal(outlined.profile, whole.profile)
+    lean = reader.get(sailing)
+    assert lean.chunks == whole.chunks and lean.by_page == whole.by_page
+    assert dict(lean.furniture) == dict(whole.furniture)
+    assert set(lean.boilerplate) == set(whole.boilerplate)
+    assert lean.entries.entries == whole.entries.entries
+    assert np.array_equal(lean.profile, whole.profile)
     assert first(retrieval.ask("How do I tie a bowline?")) == ("Sailing Handbook", "2.1 Bowline")
 
     path = folder / "sections.json"
     payload = json.loads(path.read_text())
     path.write_text(json.dumps({**payload, "chunks": payload["chunks"][:1]}))
     reader.invalidate(sailing.pk)
-    assert len(reader.get(sailing).chunks) == 1  # the outline of the file before is not read
+    assert len(reader.get(sailing).chunks) == 1  # the skeleton of the file before is not read
 
 
 def test_a_question_is_taken_for_a_pasted_sentence_only_when_four_word_pairs_stand_in_it(db):

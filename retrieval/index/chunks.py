@@ -66,7 +66,7 @@ class Chunk:
 
     def as_row(self) -> list:
         """Return the chunk without its text as a list of its fields (``ROW``), the form a
-        book's outline stores (``retrieval.index.files``)."""
+        book's skeleton stores (``retrieval.index.files``)."""
         return [getattr(self, name) for name in ROW]
 
     @classmethod

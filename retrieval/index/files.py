@@ -7,7 +7,7 @@ made with and a hash of each passage, so a rebuild embeds only what changed),
 model, ``<role>.npy`` / ``<role>.keys.npy`` (``retrieval.index.vectors``). The JSON is
 written last, atomically; its mtime tells a process that its loaded copy is stale.
 
-``outline.json`` is what a question ranks a book by, read fast: the sections without
+``skeleton.json`` is what a question ranks a book by, read fast: the sections without
 their texts (one list of fields each, ``Chunk.as_row``), the models and the book's
 profile, and the mtime and size of the ``sections.json`` it was made with; the rest
 (the book's index entries, furniture, boilerplate) is read from ``sections.json`` for
@@ -74,25 +74,25 @@ def write_texts(folder: Path, texts: list[str]) -> None:
     os.replace(folder / "texts.npy.tmp", folder / "texts.npy")
 
 
-def write_outline(folder: Path, payload: dict, made_of: os.stat_result) -> None:
-    """Store the outline of an index (payload: the contents of sections.json, made_of: the
+def write_skeleton(folder: Path, payload: dict, made_of: os.stat_result) -> None:
+    """Store the skeleton of an index (payload: the contents of sections.json, made_of: the
     stat of that file)."""
-    outline = {"version": payload["version"], "chunking": payload.get("chunking", 1),
+    skeleton = {"version": payload["version"], "chunking": payload.get("chunking", 1),
                "of": [made_of.st_mtime_ns, made_of.st_size], "models": payload["models"],
                "profile": payload.get("profile") or {},
                "chunks": [[chunk.get(name) for name in ROW] for chunk in payload["chunks"]]}
-    (folder / "outline.json.tmp").write_text(json.dumps(outline, ensure_ascii=False))
-    os.replace(folder / "outline.json.tmp", folder / "outline.json")
+    (folder / "skeleton.json.tmp").write_text(json.dumps(skeleton, ensure_ascii=False))
+    os.replace(folder / "skeleton.json.tmp", folder / "skeleton.json")
 
 
-def read_outline(folder: Path, made_of: os.stat_result) -> dict | None:
-    """Return the outline stored in folder if it was made of the sections.json whose stat is
+def read_skeleton(folder: Path, made_of: os.stat_result) -> dict | None:
+    """Return the skeleton stored in folder if it was made of the sections.json whose stat is
     made_of, else None."""
     try:
-        outline = json.loads((folder / "outline.json").read_text())
+        skeleton = json.loads((folder / "skeleton.json").read_text())
     except (OSError, ValueError):
         return None
-    return outline if outline.get("of") == [made_of.st_mtime_ns, made_of.st_size] else None
+    return skeleton if skeleton.get("of") == [made_of.st_mtime_ns, made_of.st_size] else None
 
 
 def shelf_vectors(role: str) -> vectors.ShelfVectors:

@@ -87,18 +87,18 @@ def _live_stamp(book) -> tuple:
 
 
 def _read(book, path, made) -> BookIndex | None:
-    """Return the stored index at path (made: its stat): from its outline where it has one
-    made of it (``files.read_outline``), else from the whole file, keeping its outline."""
-    outline = files.read_outline(path.parent, made)
-    if outline is not None:
-        return _outlined(book, path, outline)
+    """Return the stored index at path (made: its stat): from its skeleton where it has one
+    made of it (``files.read_skeleton``), else from the whole file, keeping its skeleton."""
+    skeleton = files.read_skeleton(path.parent, made)
+    if skeleton is not None:
+        return _from_skeleton(book, path, skeleton)
     try:
         payload = json.loads(path.read_text())
     except (OSError, ValueError):
         return None
     if payload.get("version") != VERSION or not (path.parent / "texts.npy").exists():
         return None
-    _keep_outline(path, payload, made)
+    _keep_skeleton(path, payload, made)
     rest = _rest(payload)
     return BookIndex(book.pk, [Chunk(**chunk) for chunk in payload["chunks"]],
                      _rows(path.parent, payload["models"]), profile=_profile(payload),
@@ -106,14 +106,14 @@ def _read(book, path, made) -> BookIndex | None:
                      boilerplate=rest["boilerplate"], furniture=rest["furniture"])
 
 
-def _outlined(book, path, outline) -> BookIndex | None:
-    """Return the index of an outline; its entries, boilerplate and furniture are read from
+def _from_skeleton(book, path, skeleton) -> BookIndex | None:
+    """Return the index of a skeleton; its entries, boilerplate and furniture are read from
     the whole file when a question first wants them (where a book's cards are shown)."""
-    if outline.get("version") != VERSION or not (path.parent / "texts.npy").exists():
+    if skeleton.get("version") != VERSION or not (path.parent / "texts.npy").exists():
         return None
     rest = _Later(path)
-    return BookIndex(book.pk, [Chunk.from_row(row) for row in outline["chunks"]],
-                     _rows(path.parent, outline["models"]), profile=_profile(outline),
+    return BookIndex(book.pk, [Chunk.from_row(row) for row in skeleton["chunks"]],
+                     _rows(path.parent, skeleton["models"]), profile=_profile(skeleton),
                      folder=path.parent, entries=entries.Entries.stored(rest.entries),
                      boilerplate=_LaterSet(rest.boilerplate),
                      furniture=_LaterMapping(rest.furniture))
@@ -144,17 +144,17 @@ def _rest(payload) -> dict:
                           for page, texts in payload.get("furniture", {}).items()}}
 
 
-def _keep_outline(path, payload, made) -> None:
-    """Store the outline of an index made before outlines were (where the file read is
+def _keep_skeleton(path, payload, made) -> None:
+    """Store the skeleton of an index made before skeletons were (where the file read is
     still the one whose stat is made); a data directory this process may not write to
     keeps reading the whole file."""
     try:
         now = path.stat()
         if (now.st_ino, now.st_mtime_ns, now.st_size) == (made.st_ino, made.st_mtime_ns,
                                                            made.st_size):
-            files.write_outline(path.parent, payload, made)
+            files.write_skeleton(path.parent, payload, made)
     except OSError:
-        logger.debug("No outline kept for %s", path, exc_info=True)
+        logger.debug("No skeleton kept for %s", path, exc_info=True)
 
 
 class _Later:
