@@ -67,7 +67,6 @@ def setup(data_dir: Path, code: Path = ROOT, database_url: str = ""):
     if database_url:
         os.environ["LIBRARIAN_DATABASE_URL"] = database_url
     os.environ["LIBRARIAN_LLM_MODEL"] = "none"
-    os.environ.setdefault("LIBRARIAN_INDEX_CACHE_BOOKS", "300")
     import django
 
     django.setup()
