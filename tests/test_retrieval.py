@@ -613,6 +613,23 @@ def test_a_book_is_ranked_from_its_skeleton_and_only_its_cards_read_the_whole_fi
     assert len(reader.get(sailing).chunks) == 1  # the skeleton of the file before is not read
 
 
+def test_a_words_shares_are_looked_up_for_every_book_at_once_as_for_each(db):
+    from retrieval.index import lexical
+
+    harbour = make_book("Harbour Guide", HARBOUR, [(1, "3.4 Mooring lines", 2, 0, 2)])
+    sailing = make_book("Sailing Handbook", SAILING, SAILING_HEADINGS)
+    from retrieval.question import analysis
+
+    words = lexical.get()
+    terms = analysis.question_terms("a bowline on a mooring line of the mainsail") + ["absent"]
+    found = {term: words.shares(term) for term in terms}
+    assert len([term for term, shares in found.items() if shares and len(shares) == 2])
+    for term, shares in found.items():
+        for pk in (harbour.pk, sailing.pk):
+            share = None if shares is None else shares.get(pk, 0.0)
+            assert share == words.share_in(term, pk)
+
+
 def test_a_question_is_taken_for_a_pasted_sentence_only_when_four_word_pairs_stand_in_it(db):
     from retrieval.index import lexical
     from retrieval.question import analysis
