@@ -12,7 +12,7 @@ their texts (one list of fields each, ``Chunk.as_row``), the models and the book
 profile, and the mtime and size of the ``sections.json`` it was made with; the rest
 (the book's index entries, furniture, boilerplate) is read from ``sections.json`` for
 the few books whose cards are shown. A question ranks the sections of up to 60 books,
-and the whole file of each took most of the time of answering on a shelf of thousands.
+and on 1,000 books reading each one's whole file was where an answer spent its time.
 It is written with the index, and made from it where a book was indexed before it
 existed (``retrieval.index.reader``); one that names another ``sections.json`` is not read.
 """
