@@ -174,7 +174,8 @@ def ranges(reading, limit, exclude, _recommend=None) -> Gathered:
     scored = _ranked(reading, question, len(shelf.book_ids) * 1000, exclude, out)
     mass = {}
     for book_id in {f.book_id for f in scored}:
-        chunks, graph = shelf.index(book_id).chunks, shelf.index(book_id).tree
+        chunks = shelf.index(book_id).chunks
+        graph = units.tree(chunks)
         inside = {f.key: f.score for f in scored if f.book_id == book_id}
         for key in units.units(chunks, unit):
             mass[(book_id, key)] = sum(inside.get(k, 0.0) for k in units.subtree(graph, key))
@@ -231,7 +232,7 @@ def in_chapter(reading, context, whole: bool, limit) -> Gathered:
         return out
     chunks = shelf.index(book_id).chunks
     here = next((c.key for c in chunks if followups.same(c, first)), None)
-    graph = shelf.index(book_id).tree
+    graph = units.tree(chunks)
     chapter = units.containing(chunks, graph, here) if here is not None else None
     if chapter is None:
         out.batches.append([])
