@@ -6,6 +6,7 @@ import pytest
 
 from retrieval.question import analysis
 from retrieval.ranking import recommend
+from retrieval.index.book import BookIndex
 from retrieval.index.chunks import Chunk
 from retrieval.index.lexical import Hit
 from retrieval.ranking.rank import Scored
@@ -25,7 +26,7 @@ class FakeShelf:
         return self.chunks[book_id][key]
 
     def index(self, book_id):
-        return SimpleNamespace(chunks=self.chunks[book_id], profile=None)
+        return BookIndex(book_id, self.chunks[book_id])
 
 
 def tree_shelf(titles) -> FakeShelf:
@@ -67,7 +68,7 @@ def test_what_a_book_is_about_orders_the_picks_but_does_not_make_it_cover_the_to
 
     shelf = FakeShelf({1: 5, 2: 5, 3: 5})
     about = {1: np.array([1.0, 0.0]), 2: np.array([0.0, 1.0]), 3: np.array([0.6, 0.8])}
-    shelf.index = lambda b: SimpleNamespace(chunks=shelf.chunks[b], profile=about[b])
+    shelf.index = lambda b: BookIndex(b, shelf.chunks[b], profile=about[b])
     # Book 3 is about the question; its body barely touches it (1% of book 1's coverage).
     scored = [Scored(1, 0, 0.6, words=10.0), Scored(2, 1, 0.39, words=8.0),
               Scored(3, 2, 0.006, words=1.0)]
@@ -81,7 +82,7 @@ def test_profiles_far_from_the_question_say_nothing_of_the_order():
 
     shelf = FakeShelf({1: 5, 2: 5})
     about = {1: np.array([0.3, 0.954]), 2: np.array([0.05, 0.999])}
-    shelf.index = lambda b: SimpleNamespace(chunks=shelf.chunks[b], profile=about[b])
+    shelf.index = lambda b: BookIndex(b, shelf.chunks[b], profile=about[b])
     scored = [Scored(1, 0, 0.5, words=10.0), Scored(2, 1, 0.48, words=9.0)]
 
     def order(vector):

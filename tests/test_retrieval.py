@@ -596,6 +596,46 @@ def test_an_index_cut_by_older_rules_is_served_and_queued_again(sailing):
     assert writer.outdated() == [] and runner.requeue_outdated() == 0
 
 
+def test_a_book_is_ranked_from_its_skeleton_and_only_its_cards_read_the_whole_file(sailing):
+    folder = files.book_dir(sailing.pk)
+    assert (folder / "skeleton.json").exists()  # written with the index
+    (folder / "skeleton.json").unlink()  # as an index made before skeletons were
+    reader.invalidate(sailing.pk)
+    whole = reader.get(sailing)
+    assert (folder / "skeleton.json").exists()  # kept as the whole file was read
+    reader.invalidate(sailing.pk)
+    lean = reader.get(sailing)
+    assert lean.chunks == whole.chunks and lean.by_page == whole.by_page
+    assert dict(lean.furniture) == dict(whole.furniture)
+    assert set(lean.boilerplate) == set(whole.boilerplate)
+    assert lean.entries.entries == whole.entries.entries
+    assert np.array_equal(lean.profile, whole.profile)
+    assert first(retrieval.ask("How do I tie a bowline?")) == ("Sailing Handbook", "2.1 Bowline")
+
+    path = folder / "sections.json"
+    payload = json.loads(path.read_text())
+    path.write_text(json.dumps({**payload, "chunks": payload["chunks"][:1]}))
+    reader.invalidate(sailing.pk)
+    assert len(reader.get(sailing).chunks) == 1  # the skeleton of the file before is not read
+
+
+def test_a_words_shares_are_looked_up_for_every_book_at_once_as_for_each(db):
+    from retrieval.index import lexical
+
+    harbour = make_book("Harbour Guide", HARBOUR, [(1, "3.4 Mooring lines", 2, 0, 2)])
+    sailing = make_book("Sailing Handbook", SAILING, SAILING_HEADINGS)
+    from retrieval.question import analysis
+
+    words = lexical.get()
+    terms = analysis.question_terms("a bowline on a mooring line of the mainsail") + ["absent"]
+    found = {term: words.shares(term) for term in terms}
+    assert len([term for term, shares in found.items() if shares and len(shares) == 2])
+    for term, shares in found.items():
+        for pk in (harbour.pk, sailing.pk):
+            share = None if shares is None else shares.get(pk, 0.0)
+            assert share == words.share_in(term, pk)
+
+
 def test_a_question_is_taken_for_a_pasted_sentence_only_when_four_word_pairs_stand_in_it(db):
     from retrieval.index import lexical
     from retrieval.question import analysis

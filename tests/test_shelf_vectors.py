@@ -39,3 +39,18 @@ def test_a_shelf_past_the_exact_limit_is_compressed_and_books_still_leave_it(tmp
     assert rows_of(compressed) == {book: 100 for book in range(1, 9)}
     index.remove(2)
     assert 2 not in rows_of(index._read()[0])
+
+
+def test_a_search_reads_the_index_mapped_and_finds_what_a_whole_read_finds(tmp_path, monkeypatch):
+    monkeypatch.setattr(vectors, "EXACT_LIMIT", 500)
+    rng = np.random.default_rng(2)
+    rows = {book: rng.standard_normal((100, 64)).astype(np.float32) for book in range(1, 9)}
+    index = shelf(tmp_path, rows)
+    for books in (range(1, 3), range(3, 9)):  # exact, then compressed
+        index.replace_many({book: rows[book] for book in books})
+        whole = index._read()[0]
+        query = rows[books[0]][7]
+        scores, ids = whole.search(query.reshape(1, -1), 20)
+        mask = (1 << ROW_BITS) - 1
+        assert index.search(query, 20) == [(int(i) >> ROW_BITS, int(i) & mask, float(s))
+                                          for s, i in zip(scores[0], ids[0]) if i >= 0]

@@ -10,7 +10,7 @@ matter) become windows of a few pages.
 """
 
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 
 from books.text import CJK, for_search
 from toc.ends import opens_page, section_ends
@@ -63,6 +63,23 @@ class Chunk:
 
     def as_dict(self) -> dict:
         return asdict(self)
+
+    def as_row(self) -> list:
+        """Return the chunk without its text as a list of its fields (``ROW``), the form a
+        book's skeleton stores (``retrieval.index.files``)."""
+        return [getattr(self, name) for name in ROW]
+
+    @classmethod
+    def from_row(cls, row) -> "Chunk":
+        """Return the chunk stored as row (``as_row``), its text empty. The row was made
+        from a chunk and is taken as it is, not made anew: a question ranks the sections of
+        up to 60 books, and making each chunk again took a quarter of loading a book."""
+        chunk = cls.__new__(cls)
+        chunk.__dict__.update(zip(ROW, row), text="")
+        return chunk
+
+
+ROW = tuple(f.name for f in fields(Chunk) if f.name != "text")
 
 
 def section_chunks(headings, pages: dict[int, list[str]], excluded=(), page_count=None):

@@ -189,16 +189,35 @@ class Entries:
     """A book's stored entries, found by the words a question holds."""
 
     def __init__(self, entries: list[Entry]):
-        self.entries = entries
-        self._by_term = {}
-        for n, entry in enumerate(entries):
-            for way in entry.needs[0]:
-                self._by_term.setdefault(way[0], []).append(n)
+        self._entries, self._stored, self._by_term = entries, None, None
+
+    @classmethod
+    def stored(cls, rows) -> "Entries":
+        """Return the entries of an index file's rows (``Entry.as_list``; or a function that
+        returns them), read into entries when a question first looks one up: a question
+        ranks the sections of up to ``shelf.POOL_BOOKS`` books and reads the entries of the
+        few its first cards are in, and memoir's 3,500 entries took longer to make than its
+        sections."""
+        out = cls([])
+        out._stored = rows
+        return out
+
+    @property
+    def entries(self) -> list[Entry]:
+        if self._stored is not None:
+            rows = self._stored() if callable(self._stored) else self._stored
+            self._entries, self._stored = [Entry.from_list(row) for row in rows], None
+        return self._entries
 
     def named(self, terms) -> list[Entry]:
         """Return the entries all of whose words the question's terms hold, the longest first,
         leaving out those whose words a longer one named holds ("input stack size" is named:
         "stack" and "size" are not)."""
+        if self._by_term is None:
+            self._by_term = {}
+            for n, entry in enumerate(self.entries):
+                for way in entry.needs[0]:
+                    self._by_term.setdefault(way[0], []).append(n)
         terms = set(terms)
         seen = {n for term in terms for n in self._by_term.get(term, ())}
         found = [self.entries[n] for n in sorted(seen) if self.entries[n].named_by(terms)]

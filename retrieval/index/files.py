@@ -6,6 +6,15 @@ made with and a hash of each passage, so a rebuild embeds only what changed),
 ``texts.txt`` / ``texts.npy`` (the sections' texts) and, per sentence-embedding
 model, ``<role>.npy`` / ``<role>.keys.npy`` (``retrieval.index.vectors``). The JSON is
 written last, atomically; its mtime tells a process that its loaded copy is stale.
+
+``skeleton.json`` is what a question ranks a book by, read fast: the sections without
+their texts (one list of fields each, ``Chunk.as_row``), the models and the book's
+profile, and the mtime and size of the ``sections.json`` it was made with; the rest
+(the book's index entries, furniture, boilerplate) is read from ``sections.json`` for
+the few books whose cards are shown. A question ranks the sections of up to 60 books,
+and on 1,000 books reading each one's whole file was where an answer spent its time.
+It is written with the index, and made from it where a book was indexed before it
+existed (``retrieval.index.reader``); one that names another ``sections.json`` is not read.
 """
 
 import json
@@ -20,6 +29,7 @@ import numpy as np
 from books.models import Book
 from books.storage import data_dir
 from retrieval.index import vectors
+from retrieval.index.chunks import ROW
 
 VERSION = 3
 CHUNKING = 14
@@ -63,6 +73,27 @@ def write_texts(folder: Path, texts: list[str]) -> None:
         np.save(handle, offsets)
     os.replace(folder / "texts.txt.tmp", folder / "texts.txt")
     os.replace(folder / "texts.npy.tmp", folder / "texts.npy")
+
+
+def write_skeleton(folder: Path, payload: dict, made_of: os.stat_result) -> None:
+    """Store the skeleton of an index (payload: the contents of sections.json, made_of: the
+    stat of that file)."""
+    skeleton = {"version": payload["version"], "chunking": payload.get("chunking", 1),
+               "of": [made_of.st_mtime_ns, made_of.st_size], "models": payload["models"],
+               "profile": payload.get("profile") or {},
+               "chunks": [[chunk.get(name) for name in ROW] for chunk in payload["chunks"]]}
+    (folder / "skeleton.json.tmp").write_text(json.dumps(skeleton, ensure_ascii=False))
+    os.replace(folder / "skeleton.json.tmp", folder / "skeleton.json")
+
+
+def read_skeleton(folder: Path, made_of: os.stat_result) -> dict | None:
+    """Return the skeleton stored in folder if it was made of the sections.json whose stat is
+    made_of, else None."""
+    try:
+        skeleton = json.loads((folder / "skeleton.json").read_text())
+    except (OSError, ValueError):
+        return None
+    return skeleton if skeleton.get("of") == [made_of.st_mtime_ns, made_of.st_size] else None
 
 
 def shelf_vectors(role: str) -> vectors.ShelfVectors:

@@ -191,6 +191,21 @@ class WordIndex:
             holds, {"books": {"terms": {"field": "book", "size": 1 << 24}}})
         return frozenset(int(bucket["key"]) for bucket in found["books"]["buckets"])
 
+    def shares(self, term: str) -> dict[int, float] | None:
+        """Return book id → the share of the sections holding term (in title or text) that
+        are the book's, for the books holding it (``share_in`` for every book at once, in one
+        look-up); None when no section holds it."""
+        holds = tantivy.Query.boolean_query([
+            (tantivy.Occur.Should, tantivy.Query.term_query(self.schema, name, term))
+            for name in ("title", "body")])
+        searcher = self._searcher()
+        total = searcher.search(holds, 1, count=True).count
+        if not total:
+            return None
+        found = searcher.aggregate(holds, {"books": {"terms": {"field": "book", "size": 1 << 24}}})
+        return {int(bucket["key"]): bucket["doc_count"] / total
+                for bucket in found["books"]["buckets"]}
+
     def share_in(self, term: str, book_id: int) -> float | None:
         """Return the share of the sections holding term (in title or text) that are
         book_id's, or None when no section holds it."""

@@ -6,7 +6,9 @@ words alone, from a word index of its own in memory.
 """
 
 import json
+import logging
 from collections import OrderedDict
+from collections.abc import Mapping, Set
 
 import numpy as np
 
@@ -14,11 +16,13 @@ from books.models import Book
 from books.storage import data_dir
 from librarian.config import setting
 from retrieval.answer import quotes
-from retrieval.index import embeddings, entries, lexical, vectors
+from retrieval.index import embeddings, entries, files, lexical, vectors
 from retrieval.index.chunks import Chunk
 from retrieval.index.book import BookIndex
 from retrieval.index.cut import book_chunks, margins, page_records, word_fields
 from retrieval.index.files import VERSION, _lock, book_dir
+
+logger = logging.getLogger(__name__)
 
 # Indexes held in memory, least recently used first; at most
 # LIBRARIAN_INDEX_CACHE_BOOKS of them, so a large shelf cannot fill the memory.
@@ -43,9 +47,10 @@ def get(book: Book) -> BookIndex:
     """Return book's index as stored, or cut on the fly (words only) while there is none."""
     path = book_dir(book.pk) / "sections.json"
     try:
-        stamp = path.stat().st_mtime_ns
+        made = path.stat()
+        stamp = made.st_mtime_ns
     except OSError:
-        stamp = _live_stamp(book)
+        made, stamp = None, _live_stamp(book)
     key = (str(data_dir()), book.pk, book.sha256)
     with _lock:
         cached = _loaded.get(key)
@@ -53,7 +58,7 @@ def get(book: Book) -> BookIndex:
             _loaded.move_to_end(key)
     if cached and cached[0] == stamp:
         return cached[1]
-    index = _read(book, path) if isinstance(stamp, int) else None
+    index = _read(book, path, made) if made is not None else None
     if index is None:
         stamp = _live_stamp(book)
         index = _live(book)
@@ -81,27 +86,127 @@ def _live_stamp(book) -> tuple:
     return ("live", book.pages.exclude(text="").count(), book.headings.exclude(page=None).count())
 
 
-def _read(book, path) -> BookIndex | None:
+def _read(book, path, made) -> BookIndex | None:
+    """Return the stored index at path (made: its stat): from its skeleton where it has one
+    made of it (``files.read_skeleton``), else from the whole file, keeping its skeleton."""
+    skeleton = files.read_skeleton(path.parent, made)
+    if skeleton is not None:
+        return _from_skeleton(book, path, skeleton)
     try:
         payload = json.loads(path.read_text())
     except (OSError, ValueError):
         return None
-    if payload.get("version") != VERSION:
+    if payload.get("version") != VERSION or not (path.parent / "texts.npy").exists():
         return None
-    chunks = [Chunk(**chunk) for chunk in payload["chunks"]]
+    _keep_skeleton(path, payload, made)
+    rest = _rest(payload)
+    return BookIndex(book.pk, [Chunk(**chunk) for chunk in payload["chunks"]],
+                     _rows(path.parent, payload["models"]), profile=_profile(payload),
+                     folder=path.parent, entries=entries.Entries.stored(rest["entries"]),
+                     boilerplate=rest["boilerplate"], furniture=rest["furniture"])
+
+
+def _from_skeleton(book, path, skeleton) -> BookIndex | None:
+    """Return the index of a skeleton; its entries, boilerplate and furniture are read from
+    the whole file when a question first wants them (where a book's cards are shown)."""
+    if skeleton.get("version") != VERSION or not (path.parent / "texts.npy").exists():
+        return None
+    rest = _Later(path)
+    return BookIndex(book.pk, [Chunk.from_row(row) for row in skeleton["chunks"]],
+                     _rows(path.parent, skeleton["models"]), profile=_profile(skeleton),
+                     folder=path.parent, entries=entries.Entries.stored(rest.entries),
+                     boilerplate=_LaterSet(rest.boilerplate),
+                     furniture=_LaterMapping(rest.furniture))
+
+
+def _rows(folder, models) -> dict:
+    """Return role → (rows, keys) of the vectors made by the models configured now."""
     rows = {}
     for encoder in embeddings.encoders():
-        stored = vectors.read_book(path.parent, encoder.role)
-        if stored is not None and payload["models"].get(encoder.role) == encoder.name:
+        stored = vectors.read_book(folder, encoder.role)
+        if stored is not None and models.get(encoder.role) == encoder.name:
             rows[encoder.role] = stored
+    return rows
+
+
+def _profile(payload) -> np.ndarray | None:
     about = payload.get("profile") or {}
     usable = about.get("vector") and about.get("model") == embeddings.multilingual().name
-    vector = np.asarray(about["vector"], dtype=np.float32) if usable else None
-    if not (path.parent / "texts.npy").exists():
-        return None
-    return BookIndex(book.pk, chunks, rows, profile=vector, folder=path.parent,
-                     entries=entries.Entries([entries.Entry.from_list(stored)
-                                              for stored in payload.get("entries", ())]),
-                     boilerplate=frozenset(payload.get("boilerplate", ())),
-                     furniture={int(page): texts
-                                for page, texts in payload.get("furniture", {}).items()})
+    return np.asarray(about["vector"], dtype=np.float32) if usable else None
+
+
+def _rest(payload) -> dict:
+    """Return the parts of a stored index only shown cards read: its entries as stored,
+    boilerplate and furniture."""
+    return {"entries": payload.get("entries", ()),
+            "boilerplate": frozenset(payload.get("boilerplate", ())),
+            "furniture": {int(page): texts
+                          for page, texts in payload.get("furniture", {}).items()}}
+
+
+def _keep_skeleton(path, payload, made) -> None:
+    """Store the skeleton of an index made before skeletons were (where the file read is
+    still the one whose stat is made); a data directory this process may not write to
+    keeps reading the whole file."""
+    try:
+        now = path.stat()
+        if (now.st_ino, now.st_mtime_ns, now.st_size) == (made.st_ino, made.st_mtime_ns,
+                                                           made.st_size):
+            files.write_skeleton(path.parent, payload, made)
+    except OSError:
+        logger.debug("No skeleton kept for %s", path, exc_info=True)
+
+
+class _Later:
+    """The parts of a stored index only shown cards read, read from its whole file once,
+    when the first of them is wanted (nothing where the file is gone or unreadable)."""
+
+    def __init__(self, path):
+        self.path, self._parts = path, None
+
+    def part(self, name: str):
+        if self._parts is None:
+            try:
+                payload = json.loads(self.path.read_text())
+            except (OSError, ValueError):
+                payload = {}
+            self._parts = _rest(payload)
+        return self._parts[name]
+
+    def entries(self):
+        return self.part("entries")
+
+    def boilerplate(self):
+        return self.part("boilerplate")
+
+    def furniture(self):
+        return self.part("furniture")
+
+
+class _Deferred:
+    """A value made by load() when first used."""
+
+    def __init__(self, load):
+        self._load, self._value = load, None
+
+    @property
+    def value(self):
+        if self._value is None:
+            self._value = self._load()
+        return self._value
+
+    def __iter__(self):
+        return iter(self.value)
+
+    def __len__(self):
+        return len(self.value)
+
+
+class _LaterMapping(_Deferred, Mapping):
+    def __getitem__(self, key):
+        return self.value[key]
+
+
+class _LaterSet(_Deferred, Set):
+    def __contains__(self, item):
+        return item in self.value

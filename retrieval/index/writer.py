@@ -16,7 +16,7 @@ import numpy as np
 
 from books.models import Book
 from retrieval.answer import quotes
-from retrieval.index import embeddings, entries, lexical, vectors
+from retrieval.index import embeddings, entries, files, lexical, vectors
 from retrieval.question import names
 from retrieval.index.chunks import passages
 from retrieval.index.cut import book_chunks, cover_title, margins, page_records, profile, word_fields
@@ -92,6 +92,7 @@ def build(book: Book, progress=None) -> Built:
                "entries": [entry.as_list() for entry in entries.book_entries(book, chunks, fields)],
                "chunks": [{**chunk.as_dict(), "text": ""} for chunk in chunks]}
     (folder / "sections.json.tmp").write_text(json.dumps(payload, ensure_ascii=False))
+    files.write_skeleton(folder, payload, (folder / "sections.json.tmp").stat())  # renamed: kept
     os.replace(folder / "sections.json.tmp", folder / "sections.json")
     lexical.get().replace(book.pk, fields)
     for role, rows in embedded.items():

@@ -45,16 +45,23 @@ def all_names() -> dict[int, str]:
 
 def put(book_id: int, title: str | None) -> None:
     """Keep (or, with None or "", forget) the cover title of a book."""
+    put_many({book_id: title})
+
+
+def put_many(titles: dict[int, str | None]) -> None:
+    """Keep (or, with None or "", forget) the cover titles of books, book id → title, in one
+    write (a shelf filled in bulk writes the file once, not once a book)."""
     path = _path()
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path.with_name("names.lock"), "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
             found = {str(k): v for k, v in all_names().items()}
-            if title:
-                found[str(book_id)] = title
-            else:
-                found.pop(str(book_id), None)
+            for book_id, title in titles.items():
+                if title:
+                    found[str(book_id)] = title
+                else:
+                    found.pop(str(book_id), None)
             temporary = path.with_name("names.json.tmp")
             temporary.write_text(json.dumps(found, ensure_ascii=False))
             os.replace(temporary, path)

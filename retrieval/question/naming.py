@@ -53,6 +53,17 @@ def name_terms(title: str, filename: str = "", cover: str = "", own=None,
 
 
 @lru_cache(maxsize=100_000)
+def plain_names(title: str, filename: str = "", cover: str = "") -> tuple[frozenset, frozenset]:
+    """Return the terms that name a book where a question holds none of them (those of its
+    title and file name: a title-page word names its book only where the question holds
+    it, ``name_terms``) and every term that could name it (cached: a shelf's titles
+    repeat in every question, and a shelf may hold 10,000)."""
+    stem = PurePath(filename).stem.replace("_", " ").replace("-", " ") if filename else ""
+    plain = _naming_terms(f"{title} {stem}")
+    return plain, plain | _naming_terms(cover)
+
+
+@lru_cache(maxsize=100_000)
 def _naming_terms(text: str) -> frozenset[str]:
     """Return the terms of text that could name a book (cached: a shelf's titles repeat in
     every question)."""

@@ -26,7 +26,7 @@ def _in_range(shelf, book_id, plan) -> tuple[set[int], bool]:
     keys, exact = set(range(len(chunks))), not plan.section
     if plan.section:
         key = units.numbered(chunks, *plan.section)
-        keys &= units.subtree(units.tree(chunks), key)
+        keys &= units.subtree(shelf.index(book_id).tree, key)
         japanese = plan.section[0] in ("章", "部", "編", "節")
         exact = key is not None and japanese == units.japanese_numbered(chunks[key].title)
     if plan.pages:

@@ -202,8 +202,7 @@ def _with_profiles(mass, shelf, vector) -> dict[int, float]:
 
 def _unit(mine, shelf, book_id, terms=frozenset()) -> tuple[str, int]:
     """Return how much of the book is about the topic and the section that shows it."""
-    chunks = shelf.index(book_id).chunks
-    graph = units.tree(chunks)
+    chunks, graph = shelf.index(book_id).chunks, shelf.index(book_id).tree
     chapters = set(units.units(chunks, units.CHAPTER))
     total = sum(s.score for s in mine) or 1
     for unit, wanted in (("chapter", chapters), ("part", set(units.units(chunks, units.PART)))):

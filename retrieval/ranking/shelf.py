@@ -71,11 +71,13 @@ class Shelf:
         if self.narrowed and len(wanted) <= NARROW_BOOKS:
             return self._nearest_in(role, vector, k, book_ids)
         shelf = files.shelf_vectors(role)
-        found, books = [], set()
+        found, books, keys_of = [], set(), {}
         for book_id, row, _ in shelf.search(vector, k if not self.narrowed else 8 * k):
             if book_id not in wanted or (book_id not in books and len(books) >= POOL_BOOKS):
                 continue  # a question reads at most POOL_BOOKS books' files
-            keys = files.row_keys(book_id, role)
+            if book_id not in keys_of:  # a book's keys file is looked up once, not once a row
+                keys_of[book_id] = files.row_keys(book_id, role)
+            keys = keys_of[book_id]
             if keys is not None and row < len(keys):
                 books.add(book_id)
                 found.append((book_id, int(keys[row])))
