@@ -115,8 +115,9 @@ def content_rows(page: dict, folio_lines: set[int]) -> list[Row]:
     height = frame_boxes(page)[2]
     kept = []
     for index, row in enumerate(page_rows):
-        if folio_lines.intersection(row.lines) or COLUMN_HEAD.match(row.text):
-            continue
+        if folio_lines.intersection(row.lines) or COLUMN_HEAD.match(row.text) or \
+                not any(char.isalnum() for char in row.text):
+            continue  # a folio, a column's head, or a speck or leaders on a row of their own
         below = page_rows[index + 1] if index + 1 < len(page_rows) else None
         running = (index < 2 and row.cy < TOP_BAND * height and row.height <= 1.2 * body
                    and _apart(row, below, body) and not numbering(row.text)[0])

@@ -154,6 +154,11 @@ def _fill_between(prepared, predicted, body, chosen, page_count) -> None:
         after = next((c for c in chosen[index + 1:] if c), None)
         low = before.page if before else 1
         high = after.page if after else page_count
+        # A title printed without a page (a part's) lies no later than the next entry's page,
+        # where only the contents and folios give it (the following entries not found).
+        coming = next((p for p in predicted[index + 1:] if p is not None), None)
+        if coming is not None and low <= coming < high:
+            high = coming
         guess = predicted[index]
         if guess is not None:
             low, high = max(low, guess - WIDE), min(high, guess + WIDE)

@@ -113,11 +113,11 @@ def _make_row(group: list[int], lines: list[dict], boxes) -> Row:
         lines=tuple(group),
         conf=min(float(lines[i].get("conf", 1.0)) for i in group),
         best=max((float(lines[i].get("conf", 1.0)) for i in group
-                  if not _number_only(lines[i]["text"])), default=1.0),
+                  if not number_only(lines[i]["text"])), default=1.0),
     )
 
 
-def _number_only(text: str) -> bool:
+def number_only(text: str) -> bool:
     """Return True for a line that is only a page number (and leaders): no title's words."""
     return parse_page(text.strip(" .．・·•…‥⋯_")) is not None
 
@@ -130,8 +130,8 @@ def leading(rows_: list[Row]) -> float:
     """Return the usual space between one line of the text and the next (from the bottom of
     one to the top of the next: the lower quartile, since a contents page spaces its
     entries wider than the lines of one entry), 0 where the page has too few rows to tell."""
-    found = sorted(b.y0 - a.y1 for a, b in zip(rows_, rows_[1:])
-                   if b.y0 > a.y1 and min(a.x1, b.x1) > max(a.x0, b.x0))
+    found = sorted(max(b.y0 - a.y1, 0.0) for a, b in zip(rows_, rows_[1:])
+                   if b.cy > a.y1 and min(a.x1, b.x1) > max(a.x0, b.x0))
     return found[len(found) // 4] if len(found) >= 3 else 0.0
 
 
@@ -141,6 +141,24 @@ def stands_apart(gap: float, row: Row, usual: float) -> bool:
     line of the text. Measured against the page's own leading, since OCR's boxes of a
     real scan (a folio's digits, a tall capital) overstate a row's height."""
     return gap > max(APART_LEADING * usual, APART_HEIGHT * row.height)
+
+
+XHEIGHT_SHARE, CAP_SHARE, CJK_SHARE = 0.47, 0.68, 0.88  # of the type's size, in a font
+
+
+def type_size(line: dict) -> float | None:
+    """Return the size of a scanned line's type in points, from the band where its ink lies
+    (``indexing.ocr.typography``): an x-height in lower case, a cap height in capitals, the
+    glyphs' body in kana and kanji; None where the line was not measured (a text layer's,
+    a line stored before measures) or holds no letter."""
+    band = line.get("band")
+    letters = [char for char in line.get("text", "") if char.isalpha()]
+    if not band or not letters:
+        return None
+    if sum(ord(char) >= 0x3000 for char in letters) * 2 > len(letters):
+        return band / CJK_SHARE
+    lower = sum(char.islower() for char in letters) * 2 > len(letters)
+    return band / (XHEIGHT_SHARE if lower else CAP_SHARE)
 
 
 def body_height(rows_: list[Row]) -> float:

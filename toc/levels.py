@@ -19,6 +19,7 @@ RANKS = {"part": 0, "roman": 0, "chapter": 1, "letter": 1, "item": 3}  # item: ä
 PART_INDENT = 1.0  # line heights: a part printed at its chapters' indentation
 PART_PAGES = 2  # a part's page is its first chapter's, or a page or two before
 PART_TYPE = 0.9  # an entry in type this much smaller than the parts' is no part
+MEASURED = 0.8  # the share of entries whose type was measured on the scan, to go by it
 
 
 def ranks(entries: list[Raw]) -> list[int | None]:
@@ -58,6 +59,7 @@ def levels(entries: list[Raw]) -> list[int]:
     known = _demote_misplaced(known, clusters, votes)
     known = _demote_set_in(indents, known)
     filled = _fill(entries, known, clusters, votes, _nearest_ranks(indents, known))
+    filled = _over_their_runs(entries, filled)
     stack: list[int] = []
     out = []
     for rank in filled:
@@ -98,11 +100,23 @@ def _chapters_under_parts(entries, known, clusters) -> list[int | None]:
     parts = [i for i, rank in enumerate(known) if rank == RANKS["part"]]
     if len(parts) < 2:
         return known
-    height = median(entries[i].height for i in parts)
+    sizes = type_sizes(entries)
+    height = median(sizes[i] for i in parts)
     home = Counter(clusters[i] for i in parts).most_common(1)[0][0]
     return [RANKS["chapter"] if rank is None and clusters[i] == home
-            and entries[i].height < PART_TYPE * height else rank
+            and sizes[i] < PART_TYPE * height else rank
             for i, rank in enumerate(known)]
+
+
+def type_sizes(entries: list[Raw]) -> list[float]:
+    """Return each entry's type size: measured in the scan's pixels where most entries were
+    (``toc.layout.type_size``: OCR's boxes tell 12-point bold from 10-point roman poorly),
+    else the height of its row (a text layer's, which follows the font's size)."""
+    measured = [entry.size for entry in entries if entry.size]
+    if len(measured) < MEASURED * len(entries):
+        return [entry.height for entry in entries]
+    usual = median(measured)
+    return [entry.size or usual for entry in entries]
 
 
 def _increasing(chapters: list[int], entries: list[Raw]) -> set[int]:
@@ -292,6 +306,23 @@ def _fill(entries, known, clusters, votes, nearest) -> list[int]:
                 rank = max(above) if above else rank
         filled.append(rank)
     return filled
+
+
+def _over_their_runs(entries: list[Raw], ranks_: list[int]) -> list[int]:
+    """Return ranks where the unnumbered titles set in the middle of the column without a
+    page ("FIRST NUMBER", "APPENDIX" over an old book's songs) stand above the entries that
+    follow them, up to the next such title: a part's heading, whatever indentation its
+    centring gives it. Two of them at least, each over entries with pages."""
+    heads = [i for i, entry in enumerate(entries)
+             if entry.centred and entry.token is None and not entry.number]
+    ends = heads[1:] + [len(entries)]
+    runs = [range(head + 1, end) for head, end in zip(heads, ends)]
+    if len(heads) < 2 or not all(any(entries[i].token for i in run) for run in runs):
+        return ranks_
+    fixed = list(ranks_)
+    for head, run in zip(heads, runs):
+        fixed[head] = min([fixed[head]] + [ranks_[i] - 1 for i in run])
+    return fixed
 
 
 def _cluster_ranks(clusters, votes) -> dict[int, int]:

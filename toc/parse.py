@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 from toc.columns import merged_columns
 from toc.detect import content_rows, entry_page, heading_kind, trailing_page
 from toc.kanji import garbled_page, kanji_items
-from toc.layout import Row, frame_boxes, is_vertical
+from toc.layout import Row, frame_boxes, is_vertical, number_only, type_size
 from toc.layout import rows as make_rows
 from toc.numbers import parse_page
 from toc.text import KANJI_ITEM, key, numbering, strip_trailing_leaders, tidy_title
@@ -18,6 +18,8 @@ _BROKEN_WORD = re.compile(r"(?<=[A-Za-z])[-\u2010]$")
 _LOWER_START = re.compile(r"[a-z]")
 WRAP_GAP = 1.8  # at most this many line heights between a wrapped row and its continuation
 KNOWN_WORD = 2.0  # wordfreq's Zipf: a word this common is a word ("principles" 4.6)
+CENTRED_IN, CENTRED_OFF = 2.0, 1.5  # line heights: in from the left edge, off the middle
+CENTRED_WIDTH = 0.7  # a centred row is at most this share of its column's width
 LABEL_GAP = 3.0  # at most this many line heights between a number's label and its title
 CORRIDOR = (0.3, 0.7)  # where the gutter of a two-column page may lie, as a share of width
 LEADER_END = re.compile(r"[・·•…‥⋯.．]{2,}\s*$")
@@ -46,6 +48,8 @@ class Raw:
     column: int = 0
     repaired: bool = False  # the page number was misread and repaired by page order
     right: float = 0.0  # right edge of the page number on the page, in points (0: none)
+    centred: bool = False  # its first row is set in the middle of the column
+    size: float | None = None  # its type's size on a scan (toc.layout.type_size), if measured
 
     @property
     def printed(self) -> tuple[str, int] | None:
@@ -61,7 +65,7 @@ def parse_pages(pages: list[dict], folio_lines: dict[int, set[int]]) -> list[Raw
         page_rows = _lone_capital_roman(page, _after_heading(page_rows))
         vertical = is_vertical(page)
         for index, column in enumerate(_columns(page, page_rows)):
-            entries += _parse_column(column, number, index, vertical)
+            entries += _parse_column(column, number, index, vertical, page.get("lines") or [])
     return kanji_items(entries)
 
 
@@ -142,7 +146,7 @@ def _runs(steps: list[int]) -> list[list[int]]:
 
 
 def _parse_column(column: list[Row], toc_page: int, number: int,
-                  vertical: bool = False) -> list[Raw]:
+                  vertical: bool = False, lines: list[dict] = ()) -> list[Raw]:
     if not column:
         return []
     left = min(row.x0 for row in column)
@@ -152,10 +156,20 @@ def _parse_column(column: list[Row], toc_page: int, number: int,
     usual = spacing[len(spacing) // 2] if spacing else 1.0
     gaps = {id(b): (b.y1 - a.y1) / max(usual, 1.0) for a, b in zip(column, column[1:])}
     entries = _parse_rows(column, toc_page, left, right, vertical)
+    sizes = {row.line: _size(row, lines) for row in column}
     return [
-        Raw(**{**entry.__dict__, "gap": gaps.get(entry.gap), "column": number})
+        Raw(**{**entry.__dict__, "gap": gaps.get(entry.gap), "column": number,
+               "size": sizes.get(entry.toc_line)})
         for entry in entries
     ]
+
+
+def _size(row: Row, lines: list[dict]) -> float | None:
+    """Return the median type size of the row's lines of words (its page number aside)."""
+    found = sorted(size for index in row.lines if index < len(lines)
+                   and not number_only(lines[index]["text"])
+                   and (size := type_size(lines[index])))
+    return found[len(found) // 2] if found else None
 
 
 def _parse_rows(column: list[Row], toc_page: int, left: float, right: float,
@@ -171,17 +185,17 @@ def _parse_rows(column: list[Row], toc_page: int, left: float, right: float,
             continue
         if not found:
             if pending and not _continues(pending[-1], row, left, right):
-                entries += _emit(pending, None, toc_page, left)
+                entries += _emit(pending, None, toc_page, left, right)
                 pending = []
             pending.append(row)
             continue
         if pending and not _continues(pending[-1], row, left, right):
-            entries += _emit(pending, None, toc_page, left)
+            entries += _emit(pending, None, toc_page, left, right)
             pending = []
-        entries += _emit(pending + [row], found, toc_page, left)
+        entries += _emit(pending + [row], found, toc_page, left, right)
         pending = []
     if pending:
-        entries += _emit(pending, None, toc_page, left)
+        entries += _emit(pending, None, toc_page, left, right)
     return [entry for entry in entries if entry.title]
 
 
@@ -192,6 +206,8 @@ def _continues(previous: Row, row: Row, left: float, right: float) -> bool:
         return row.y0 - previous.y1 <= LABEL_GAP * max(previous.height, 1.0)
     if row.y0 - previous.y1 > WRAP_GAP * max(previous.height, 1.0):
         return False
+    if centred(previous, left, right) and not centred(row, left, right):
+        return False  # a heading set in the middle ("SEVENTH NUMBER.") stands on its own
     if previous.text.endswith((",", ";", "-", "‐")):
         return True  # run-in entries or a hyphenated word carry on
     if LEADER_END.search(previous.text):
@@ -205,6 +221,17 @@ def _continues(previous: Row, row: Row, left: float, right: float) -> bool:
     return reach >= WRAP_REACH or indented
 
 
+def centred(row: Row, left: float, right: float) -> bool:
+    """Return True for a short row set in the middle of its column: well in from the left
+    edge, its middle near the column's (a part's title over its entries, a chapter's label),
+    not a wrapped title's indented line that runs most of the way across."""
+    height = max(row.height, 1.0)
+    middle = (row.x0 + row.x1) / 2
+    return row.x0 - left >= CENTRED_IN * height and \
+        abs(middle - (left + right) / 2) <= CENTRED_OFF * height and \
+        row.x1 - row.x0 <= CENTRED_WIDTH * (right - left)
+
+
 def _label_only(text: str) -> bool:
     """Return True for a row that is only an entry's number label ("CHAPTER II", "Part One",
     "第三章"): its title is on the rows below."""
@@ -216,13 +243,13 @@ def _label_only(text: str) -> bool:
 def _attach_page(entries, pending, token, toc_page, left, right) -> None:
     """Give a page number printed alone to the title above it."""
     if pending:
-        entries += _emit(pending, None, toc_page, left)
+        entries += _emit(pending, None, toc_page, left, right)
     if entries and entries[-1].token is None:
         last = entries.pop()
         entries.append(Raw(**{**last.__dict__, "token": token, "right": right}))
 
 
-def _emit(group: list[Row], found, toc_page: int, left: float) -> list[Raw]:
+def _emit(group: list[Row], found, toc_page: int, left: float, right: float) -> list[Raw]:
     """Return the entries of one printed entry (several when run-in)."""
     first = group[0]
     text = _joined(group)
@@ -244,7 +271,8 @@ def _emit(group: list[Row], found, toc_page: int, left: float) -> list[Raw]:
         x = first.x0 + (0.01 if index else 0.0)  # run-in entries follow the first one
         out.append(Raw(title, token, toc_page, first.line, indent, height, number, kind,
                        x, id(first) if not index else None,
-                       right=group[-1].x1 if token and index == len(pieces) - 1 else 0.0))
+                       right=group[-1].x1 if token and index == len(pieces) - 1 else 0.0,
+                       centred=centred(first, left, right)))
     return out
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from indexing.ocr import columns, layout, numbers, stacked
+from indexing.ocr import columns, layout, numbers, stacked, typography
 from indexing.ocr.spreads import Gutter, find_gutter, two_folios
 
 
@@ -26,6 +26,7 @@ class Split:
     scale: float  # pixels per point
     gutter: Gutter | None
     height: float  # of the page, in points
+    gray: np.ndarray | None = None  # the whole page, one channel: where its type is measured
 
 
 def split(image: np.ndarray, scale: float) -> Split:
@@ -35,8 +36,8 @@ def split(image: np.ndarray, scale: float) -> Split:
     if gutter is not None and gutter.shadow:
         halves = [np.ascontiguousarray(image[:, :gutter.x]),
                   np.ascontiguousarray(image[:, gutter.x:])]
-        return Split(halves, scale, gutter, height)
-    return Split([image], scale, gutter, height)
+        return Split(halves, scale, gutter, height, image[:, :, 0])
+    return Split([image], scale, gutter, height, image[:, :, 0])
 
 
 def assemble(page: Split, raws: list[list[layout.RawLine]]) -> dict:
@@ -67,13 +68,16 @@ def page_by_page(left: list[dict], right: list[dict]) -> list[dict]:
 def refine(engine, page: Split, found: dict) -> dict:
     """Return found with a vertical contents page's columns read again (indexing.ocr.columns),
     a horizontal page's stacks of page numbers (indexing.ocr.stacked) and the numbers its
-    rows lack beside a column of them (indexing.ocr.numbers)."""
+    rows lack beside a column of them (indexing.ocr.numbers), and each line with its type's
+    measures where they can be taken (indexing.ocr.typography)."""
+    lines = found["lines"]
     if len(page.images) == 1:
-        lines = columns.reread(engine, page.images[0], page.scale, found["lines"])
+        lines = columns.reread(engine, page.images[0], page.scale, lines)
         lines = stacked.reread(engine, page.images[0], page.scale, lines)
         lines = numbers.reread(engine, page.images[0], page.scale, lines)
-        found = {**found, "lines": lines}
-    return found
+    if page.gray is not None:
+        lines = typography.with_typography(page.gray, lines, page.scale)
+    return {**found, "lines": lines}
 
 
 def read_page(engine, image: np.ndarray, scale: float) -> dict:

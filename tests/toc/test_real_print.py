@@ -152,3 +152,51 @@ def test_titles_opening_with_a_capital_are_no_appendices_unless_the_letters_run_
     found = parse_pages([page(3, ["Contents"] + [toc_row(t, p) for t, p in rows])], {})
     assert [entry.kind for entry in found] == [None, "letter", None, "letter", None]
     assert len(set(levels(found))) == 1
+
+
+def songbook(parts):
+    """Return a contents page of an old songbook: each part's title set in the middle with no
+    page, its songs below it at the left edge with their pages (the last part's first song
+    close under its title, as at the foot of a page)."""
+    lines, y = [line("CONTENTS.", 230, 60, 380, height=16)], 100.0
+    for title, songs in parts:
+        lines.append(line(title, 250, y, 360, height=13))
+        y += 16 if title.startswith("THIRD") else 26
+        for text, printed in songs:
+            lines += [line(f"{text} . . . .", 72, y, 470), line(str(printed), 520, y, 532)]
+            y += 14
+        y += 10
+    return {"number": 9, "width": 612.0, "height": 792.0, "lines": lines}
+
+
+SONGS = [("FIRST NUMBER.", [("Go where glory waits thee", 3), ("Remember the glories", 6)]),
+         ("SECOND NUMBER.", [("Oh! haste and leave this sacred isle", 27),
+                             ("How dear to me the hour", 29), ("Take back the virgin page", 30)]),
+         ("THIRD NUMBER.", [("My gentle harp, once more I waken", 51), ("Drink to her", 53)])]
+
+
+def test_part_titles_set_in_the_middle_stand_above_the_entries_under_them():
+    entries = parse_pages([songbook(SONGS)], {})
+    assert [(entry.title, level) for entry, level in zip(entries, levels(entries))
+            if entry.token is None] == [("FIRST NUMBER", 1), ("SECOND NUMBER", 1),
+                                        ("THIRD NUMBER", 1)]
+    assert set(level for entry, level in zip(entries, levels(entries)) if entry.token) == {2}
+
+
+def test_a_title_in_the_middle_does_not_run_into_the_entry_close_under_it():
+    entries = parse_pages([songbook(SONGS)], {})
+    assert ("THIRD NUMBER", None) in [(entry.title, entry.token) for entry in entries]
+    assert ("My gentle harp, once more I waken", "51") in [(e.title, e.token) for e in entries]
+
+
+def test_parts_told_from_chapters_by_the_type_measured_on_the_scan():
+    rows = [("I Text Processing Services", 2), ("Strings and patterns", 3),
+            ("Comparing and wrapping text", 11), ("II Data Types", 12), ("Dates and times", 13),
+            ("Containers", 16), ("III Numbers", 20), ("Chance and statistics", 22)]
+    made = page(3, ["Contents"] + [toc_row(title, printed) for title, printed in rows])
+    for entry in made["lines"]:  # OCR's boxes: every row alike, the parts' type larger
+        entry["band"] = 5.8 if entry["text"].startswith(("I ", "II ", "III ")) else 4.8
+    assert levels(parse_pages([made], {})) == [1, 2, 2, 1, 2, 2, 1, 2]
+    for entry in made["lines"]:
+        entry.pop("band")  # unmeasured, the rows' heights are all alike: no telling them apart
+    assert levels(parse_pages([made], {})) != [1, 2, 2, 1, 2, 2, 1, 2]
