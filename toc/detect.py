@@ -15,15 +15,16 @@ from toc.numbers import old_style_digits, parse_page
 from toc.text import numbering, strip_trailing_leaders
 
 CONTENTS = re.compile(
-    r"^(?:(?:table\s+of\s+)?contents?|(?:short|brief|summary\s+of|detailed)\s+contents|"
+    r"^(?:(?:table\s+of\s+)?contents?|(?:short|brief|summary\s+of|detailed|general)\s+contents|"
     r"contents\s+at\s+a\s+glance|目\s*次|もくじ|目\s*録|inhalt(?:sverzeichnis)?|"
     r"table\s+des\s+mati[èe]res|sommaire|[íi]ndice|contenido|indice)"
     r"(?:\s*[(（].*[)）])?$",
     re.I,
 )
 LISTS = re.compile(
-    r"^(?:list\s+of\s+\w+(?:\s+\w+)?|(?:figures|tables|illustrations|plates)|"
-    r"[図表写真]\s*目\s*次|[図表]\s*一\s*覧|図表目次)$",
+    r"^(?:list\s+of\s+\w+(?:\s+\w+)?|(?:figures|tables|illustrations|plates|examples|"
+    r"exercises|listings|programs|maps|charts|diagrams)|"
+    r"[図表写真]\s*目\s*次|[図表例]\s*一\s*覧|図表目次|例題(?:一覧|目次)?|演習問題(?:一覧)?)$",
     re.I,
 )
 FRONT_SHARE, FRONT_MIN = 0.2, 40  # where a TOC may start
@@ -66,7 +67,7 @@ TRAILING = re.compile(
     # Lower-case roman; OCR may capitalise a letter of it ("xxV").
     r"(?<=[\s.．・·•…‥⋯_])(?=[ivxlcdmIVXLCDM]*[ivxlcdm])[ivxlcdmIVXLCDM]{1,8}|"
     # Old-style figures OCR read as letters ("IOO", "6o"): toc.numbers.old_style_digits.
-    r"(?<=[\s.．・·•…‥⋯_])(?=[0-9IlOo|]*[0-9Oo])[0-9IlOo|]{2,4}|"
+    r"(?<=[\s.．・·•…‥⋯_])(?=[0-9IilOo|]*[0-9Oo])[0-9IilOo|]{2,4}|"
     # Kanji numerals; a vertical number's digits may come back as separate boxes ("一 五").
     r"(?<=[\s.．・·•…‥⋯_])[〇一二三四五六七八九十百千](?: ?[〇一二三四五六七八九十百千]){0,5})$"
 )

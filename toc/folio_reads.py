@@ -11,10 +11,11 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from toc.layout import is_vertical, leading, rows, stands_apart
+from toc.layout import body_height, is_vertical, leading, rows, stands_apart
 from toc.numbers import old_style_digits, parse_page
 
 TOP_BAND, BOTTOM_BAND = 0.13, 0.85
+DUST = 0.45  # a row less tall than this share of the page's text is a speck
 PAGE_OF = re.compile(r"(\d{1,4})\s*/\s*\d{1,4}")
 DASHED = re.compile(r"^[-–—－]\s*(\S+?)\s*[-–—－]$")
 EDGE = "()[]{}-–—－|.,:;·•〔〕【】「」『』（）"
@@ -53,10 +54,12 @@ def candidates(page: dict) -> list[Folio]:
         if not TOP_BAND * height < (line["box"][1] + line["box"][3]) / 2 < BOTTOM_BAND * height
         and not (across and line.get("dir") == "v")
     }
-    page_rows = rows(page, physical=True, keep=edges)
+    inner = _horizontal_rows(page)
+    dust = _dust(inner)
+    page_rows = [row for row in rows(page, physical=True, keep=edges) if row.line not in dust]
     top = [row for row in page_rows[:2] if row.cy < TOP_BAND * height]
     bottom = [row for row in page_rows[-2:] if row.cy > BOTTOM_BAND * height]
-    inner = _horizontal_rows(page)
+    inner = [row for row in inner if row.line not in dust]
     for row in top + bottom:
         if _row_of_numbers(row.text):
             continue  # the page numbers ending a vertical contents' columns, not a folio
@@ -66,6 +69,13 @@ def candidates(page: dict) -> list[Folio]:
             if parsed and (alone or not _in_text(row, inner, row in top)):
                 found.append(Folio(page["number"], parsed[0], parsed[1], row.line, alone))
     return sorted(found, key=lambda folio: not folio.alone)
+
+
+def _dust(page_rows) -> set[int]:
+    """Return the first lines of rows far smaller than the page's text: a speck OCR read as
+    "1" or "." beside a running head is neither a folio nor a line of the text."""
+    usual = body_height(page_rows)
+    return {row.line for row in page_rows if row.height < DUST * usual}
 
 
 def _horizontal_rows(page: dict):

@@ -91,17 +91,17 @@ def parse_page(token: str, roman_upper: bool = True) -> tuple[str, int] | None:
     return None
 
 
-OLD_STYLE = re.compile(r"(?=.*[0-9Oo])[0-9IlOo|]{2,4}")
-_DIGIT_LOOKALIKES = str.maketrans({"I": "1", "l": "1", "|": "1", "O": "0", "o": "0"})
+OLD_STYLE = re.compile(r"(?=.*[0-9Oo])[0-9IilOo|]{2,4}")
+_DIGIT_LOOKALIKES = str.maketrans({"I": "1", "i": "1", "l": "1", "|": "1", "O": "0", "o": "0"})
 
 
 def old_style_digits(token: str) -> str | None:
     """Return a number OCR read in letters as its digits ("IOO" → "100", "6o" → "60",
     "I8" → "18"), or None.
 
-    Old-style figures set a one as a small capital I and a nought as an o. Only a token of
-    two to four such characters with a digit or an O among them is read so: "II" and "Il"
-    stay letters (a part's numeral, a word)."""
+    Old-style figures set a one as a small capital I and a nought as an o ("2i2" for 212).
+    Only a token of two to four such characters with a digit or an O among them is read
+    so: "II", "Il" and "xii" stay letters (a part's numeral, a word, a roman page)."""
     if not OLD_STYLE.fullmatch(token) or token.isdigit():
         return None
     return token.translate(_DIGIT_LOOKALIKES)

@@ -7,13 +7,15 @@ contents page that goes on under a running head, a chart of figures beside the c
 
 import pytest
 
-from tests.toc.pages import line, page, toc_row
-from toc.detect import find_blocks, trailing_page
+from tests.toc.pages import body, line, page, toc_row
+from toc.detect import find_blocks, heading_kind, trailing_page
+from toc.folio_reads import candidates
 from toc.folios import fit
 from toc.furniture import furniture
 from toc.levels import levels
 from toc.match import Style
 from toc.parse import parse_pages
+from toc.recover import recover
 
 
 def labelled(number, entries, top=90.0, head=None):
@@ -104,12 +106,32 @@ def test_a_chart_of_figures_after_the_contents_is_not_contents():
     ("THE END OF THE ENQUIRY . . . . IOO", "100"),
     ("Marriage Laws . . . . 6o", "60"),
     ("At Marischal College I8", "18"),
+    ("Syllabubs . . . . 2i2", "212"),  # an old-style one read as a lower-case i
+    ("Preface . . . . xii", "xii"),  # a roman page stays roman
     ("Part II", None),  # a part's numeral stays a numeral
     ("Vol. Il", None),
 ])
 def test_old_style_figures_read_as_letters_are_page_numbers(text, page_token):
     found = trailing_page(text)
     assert (found[1] if found else None) == page_token
+
+
+@pytest.mark.parametrize("text, kind", [
+    ("GENERAL CONTENTS.", "toc"), ("Contents", "toc"), ("Examples", "lot"),
+    ("LIST OF PLATES", "lot"), ("例題一覧", "lot"), ("General remarks", None)])
+def test_old_books_name_their_contents_and_lists_so(text, kind):
+    assert heading_kind(text) == kind
+
+
+def test_a_speck_beside_the_running_head_is_no_folio():
+    # A dot of ink OCR read as "1", far smaller than the text, over a running head whose
+    # folio is printed in the other corner.
+    speck = {"number": 5, "width": 360.0, "height": 594.0, "lines": [
+        line("1", 30, 14, 34, height=5), line("COOKERY", 150, 30, 230, height=12),
+        line("23", 310, 29, 330, height=13)]}
+    speck["lines"] += [line(f"Text of the page, its line {i}.", 24, 60 + 17 * i, 336, height=15)
+                       for i in range(28)]
+    assert [folio.value for folio in candidates(speck)] == [23]
 
 
 def test_a_folio_in_old_style_figures_is_read_where_its_neighbours_agree():
@@ -200,3 +222,18 @@ def test_parts_told_from_chapters_by_the_type_measured_on_the_scan():
     for entry in made["lines"]:
         entry.pop("band")  # unmeasured, the rows' heights are all alike: no telling them apart
     assert levels(parse_pages([made], {})) != [1, 2, 2, 1, 2, 2, 1, 2]
+
+
+def test_a_list_of_examples_under_the_contents_is_no_part_of_them():
+    chapters = ["Introduction", "Getting started", "Letters", "Reports", "Tables", "Figures",
+                "Bibliographies", "Advanced use"]
+    rows = [toc_row(f"{n} {title}", 3 * n - 2) for n, title in enumerate(chapters, start=1)]
+    rows.append("Examples")
+    rows += [f"{n}. Example of {what}" for n, what in enumerate(
+        ["a letter", "a report", "a table", "a figure", "a bibliography"], start=1)]
+    contents = page(3, ["Contents"] + rows)
+    book = [page(1, ["A Manual"]), page(2, ["Copyright"]), contents]
+    book += [body(n, n - 3, [f"{(n - 1) // 3} {chapters[(n - 1) // 3 - 1]}"]
+                  if (n - 4) % 3 == 0 and n < 28 else []) for n in range(4, 40)]
+    titles = [entry.title for entry in recover(book).entries]
+    assert titles == [f"{n} {title}" for n, title in enumerate(chapters, start=1)]
