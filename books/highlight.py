@@ -8,13 +8,17 @@ cent of the page, so the highlight scales with the image at any zoom.
 
 A word is marked only where it stands as a word of its own, never inside a
 longer one: "plot" not in "splot" or "multiplot", 語 not in 言語. In Latin
-script a word ends where its letters do; in Japanese, Sudachi, as the search's
-own analysis, says where the words of a line begin and end.
+script a word ends where its letters do, and a form of the same word counts
+as the search counts it (the Snowball stemmer: "Oarlocks" for "oarlock",
+"plotting" for "plot"); in Japanese, Sudachi, as the search's own analysis,
+says where the words of a line begin and end.
 """
 
+import threading
 import unicodedata
 from dataclasses import dataclass
 
+import Stemmer
 from rapidfuzz import fuzz
 from sudachipy import SplitMode
 
@@ -72,11 +76,35 @@ def word_spans(text: str, terms) -> list[tuple[int, int]]:
             end = start + len(needle)
             if _wide(needle[0]) or _wide(needle[-1]):
                 bounds = word_bounds(folded) if bounds is None else bounds
-            if (_stands_alone(folded, start, end, needle, bounds) and not any(taken[start:end])):
-                taken[start:end] = [True] * len(needle)
+            if not _stands_alone(folded, start, end, needle, bounds):
+                end = _inflected(folded, start, end, needle)
+            if end and not any(taken[start:end]):
+                taken[start:end] = [True] * (end - start)
                 spans.append((start, end))
-            start = folded.find(needle, end)
+            start = folded.find(needle, end or start + len(needle))
     return sorted(spans)
+
+
+def _inflected(text: str, start: int, end: int, needle: str) -> int | None:
+    """Return where the Latin word at text[start:] ends if it is a form of needle's last word
+    ("oarlocks" for "oarlock"), else None ("splot" is no form of "plot")."""
+    if _wide(needle[-1]) or not needle[-1].isalpha() or _letter(text[start - 1:start]):
+        return None
+    stop = end
+    while _letter(text[stop:stop + 1]):
+        stop += 1
+    word, last = text[start:stop].split()[-1:], needle.split()[-1:]
+    return stop if word and last and _stem(word[0]) == _stem(last[0]) else None
+
+
+_local = threading.local()
+
+
+def _stem(word: str) -> str:
+    stemmer = getattr(_local, "stemmer", None)
+    if stemmer is None:  # a PyStemmer object is not safe to share between threads
+        stemmer = _local.stemmer = Stemmer.Stemmer("english")
+    return stemmer.stemWord(word)
 
 
 def _stands_alone(text: str, start: int, end: int, needle: str, bounds) -> bool:

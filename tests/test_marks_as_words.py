@@ -21,6 +21,10 @@ def marked(text, terms):
     ("言語を選ぶ。", ["言語"], ["言語"]),
     ("LaTeXの文書をインストールする", ["latex", "インストール"], ["latex", "インストール"]),
     ("set linewidth 2", ["line"], []),
+    ("2 Oarlocks", ["oarlock"], ["oarlocks"]),  # a form of the word, as the search finds it
+    ("Plotting styles", ["plot"], ["plotting"]),
+    ("a solvent", ["solve"], []),
+    ("multiplots", ["plot"], []),
 ])
 def test_a_word_is_marked_only_where_it_stands_as_a_word(text, terms, found):
     assert marked(text, terms) == found
