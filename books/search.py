@@ -151,39 +151,6 @@ def _search_fts(terms, book_ids, limit):
         return [(pid, bid, num, text, float(score)) for pid, bid, num, text, score in cursor]
 
 
-def page_scores(terms, book_ids, limit: int) -> dict | None:
-    """Return (book id, page) → score for the pages holding any long term, best first.
-
-    None on a database without a search table. Higher scores are better (bm25
-    on SQLite, the same saturation of term counts as _search_pg on PostgreSQL).
-    """
-    long_terms = [term for term in terms if len(term) >= TRIGRAM]
-    if not _has_table():
-        return None
-    if not long_terms or not book_ids:
-        return {}
-    if uses_fts():
-        sql = (
-            f"SELECT p.book_id, p.number, -bm25({FTS_TABLE}) AS score FROM {FTS_TABLE} "
-            f"JOIN books_page p ON p.id = {FTS_TABLE}.rowid WHERE {FTS_TABLE} MATCH %s "
-            f"AND p.book_id IN ({', '.join(['%s'] * len(book_ids))}) ORDER BY score DESC LIMIT %s"
-        )
-        params = [" OR ".join('"' + term.replace('"', '""') + '"' for term in long_terms),
-                  *book_ids, limit]
-    else:
-        rank, rank_params = _pg_rank(long_terms)
-        any_term = " OR ".join([f"{FTS_TABLE}.text ILIKE %s"] * len(long_terms))
-        sql = (
-            f"SELECT p.book_id, p.number, {rank} AS score FROM {FTS_TABLE} "
-            f"JOIN books_page p ON p.id = {FTS_TABLE}.rowid "
-            f"WHERE ({any_term}) AND p.book_id = ANY(%s) ORDER BY score DESC LIMIT %s"
-        )
-        params = [*rank_params, *map(_like, long_terms), list(book_ids), limit]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return {(book_id, number): float(score) for book_id, number, score in cursor.fetchall()}
-
-
 def _pg_rank(long_terms) -> tuple[str, list]:
     return _count_rank(long_terms, "char_length")
 

@@ -68,13 +68,6 @@ def test_a_book_is_indexed_a_batch_at_a_time_to_its_last_page(boats):
     assert pages(search.search("bowline")) == [(boats.pk, 3)]
 
 
-def test_page_scores_cover_pages_holding_any_term(boats, fune):
-    scores = search.page_scores(["MAINSAIL", "bowline", "ab"], [boats.pk], limit=10)
-    assert set(scores) == {(boats.pk, 2), (boats.pk, 3)}  # the short term is not scored
-    assert all(score > 0 for score in scores.values())
-    assert search.page_scores(["mainsail"], [fune.pk], limit=10) == {}
-
-
 @pytest.mark.parametrize("printed", [
     "Hold a package with apt-mark hold package_name.",
     "Hold a package with apt-\nmark: hold it.",  # hyphenated at a line end, joined
