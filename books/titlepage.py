@@ -130,9 +130,10 @@ def line_size(line: dict) -> float:
 def title_page(front: Pages) -> tuple[int, list[dict]] | None:
     """Return (number, clean lines) of the title page among the front pages, or None.
 
-    A page qualifies by large type; among those the largest type wins, a page
-    with a by-line or an imprint year, and a page with few lines, counting as
-    larger (MARKED, SPARSE).
+    A page qualifies by large type, and by a by-line, an imprint year or few lines
+    (a page full of text with neither is no title page, whatever its largest line);
+    among those the largest type wins, a page with a by-line or an imprint year, and
+    a page with few lines, counting as larger (MARKED, SPARSE).
     """
     pages = [(number, _clean(lines)) for number, lines in front]
     sizes = [line_size(line) for _, lines in pages for line in lines if _wordy(line["text"])]
@@ -148,7 +149,10 @@ def title_page(front: Pages) -> tuple[int, list[dict]] | None:
         if largest < TITLE_OVER_BODY * body:
             continue
         marked = _by_line(lines) is not None or _imprint_year(lines, 9999) is not None
-        key = largest * (MARKED if marked else 1) * (SPARSE if len(lines) <= SPARSE_LINES else 1)
+        sparse = len(lines) <= SPARSE_LINES
+        if not (marked or sparse):
+            continue  # a page of text, its largest line a heading or a misread: no title page
+        key = largest * (MARKED if marked else 1) * (SPARSE if sparse else 1)
         if best_key is None or key > best_key:
             best, best_key = (number, lines), key
     return best

@@ -41,6 +41,14 @@ def test_vertical_title_pages_are_measured_across_their_columns():
     assert got([(1, body + title)])["title"] == ("結びの本", 1, "title_page")
 
 
+def test_a_page_full_of_text_is_no_title_page_whatever_its_largest_line():
+    # A magazine's page of vertical text: OCR joined two columns into one wider box, which
+    # looks like larger type; no by-line, no imprint, thirty columns: a page of text.
+    body = [line("本文の行です" * 6, 50, 10, x0=x, direction="v") for x in range(40, 460, 15)]
+    joined = [line("の念よう皷動されたるやを疑ふものもわらん" * 2, 50, 17, x0=470, direction="v")]
+    assert "title" not in got([(1, body + joined)])
+
+
 def test_a_large_contents_heading_is_no_title():
     toc = [line("Contents", 60, 30)] + [line(f"{n} Chapter ........ {n}", 100 + 20 * n)
                                         for n in range(9)]

@@ -77,12 +77,28 @@ def tidy_title(text: str) -> str:
     with a space between them where OCR dropped it.
 
     A Japanese label spaced out by OCR ("第1 章") is closed up ("第1章"), and one
-    whose numeral OCR read as a look-alike ("第ー節", "第ニ章") is read as printed.
+    whose numeral OCR read as a look-alike ("第ー節", "第ニ章") is read as printed; a
+    year in old-style figures read with letters ("I710") is read in figures.
     """
     text = LEADING_SPECKS.sub("", text)
     text = LOOKALIKE_LABEL.sub(lambda m: "第" + m[1].translate(KANJI_FROM_LOOKALIKE) + m[2], text)
     text = JUNK_AFTER_NUMBER.sub(r"\1 ", SPACED_LABEL.sub(r"第\1\2", text))
+    text = OLD_STYLE_NUMBER.sub(_old_style_number, text)
     return GLUED_NUMBER.sub(lambda m: next(group for group in m.groups() if group) + " ", text)
+
+
+# A number of three or four figures in a title, old-style ones among them that OCR read as
+# letters: "I710-1722", "1737-175I" (a one set as a small capital I, a nought as an O).
+OLD_STYLE_NUMBER = re.compile(r"(?<!\w)[0-9IlO]{3,4}(?!\w)")
+
+
+def _old_style_number(match) -> str:
+    """Return the number in figures where at least two of its characters are figures
+    already ("175I" is 1751); "IIO" or "OIL" stay as they are."""
+    token = match[0]
+    if sum(char.isdigit() for char in token) < 2:
+        return token
+    return token.translate(str.maketrans("IlO", "110"))
 
 
 def clean(text: str) -> str:

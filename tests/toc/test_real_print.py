@@ -16,6 +16,7 @@ from toc.levels import levels
 from toc.match import Style
 from toc.parse import parse_pages
 from toc.recover import recover
+from toc.text import tidy_title
 
 
 def labelled(number, entries, top=90.0, head=None):
@@ -237,3 +238,13 @@ def test_a_list_of_examples_under_the_contents_is_no_part_of_them():
                   if (n - 4) % 3 == 0 and n < 28 else []) for n in range(4, 40)]
     titles = [entry.title for entry in recover(book).entries]
     assert titles == [f"{n} {title}" for n, title in enumerate(chapters, start=1)]
+
+
+@pytest.mark.parametrize("printed, read", [
+    ("THE VALLEY OF THE DEE, I710-1722", "THE VALLEY OF THE DEE, 1710-1722"),
+    ("NEW MACHAR AND DAVID HUME, 1737-175I", "NEW MACHAR AND DAVID HUME, 1737-1751"),
+    ("OIL AND THE IIO", "OIL AND THE IIO"),  # fewer than two figures: letters, as printed
+    ("I2C and H2O", "I2C and H2O"),
+])
+def test_a_year_in_old_style_figures_is_read_in_figures_in_a_title(printed, read):
+    assert tidy_title(printed) == read
