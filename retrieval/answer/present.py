@@ -14,7 +14,8 @@ from books.models import Page
 from retrieval import kinds
 from retrieval.answer import guide, interview, quotes
 from retrieval.index import embeddings, lexical
-from retrieval.question import analysis, bilingual, units
+from retrieval.question import bilingual, units
+from retrieval.text import analysis
 from retrieval.ranking import indexed, recommend
 from retrieval.ranking.found import Found
 from retrieval.results import Result

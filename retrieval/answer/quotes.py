@@ -15,7 +15,7 @@ import numpy as np
 
 from books.text import CJK, is_japanese
 from retrieval.index import embeddings, lexical
-from retrieval.question import analysis
+from retrieval.text import analysis
 from retrieval.answer import shown
 from retrieval.index.chunks import embedded
 

@@ -18,7 +18,8 @@ import numpy as np
 
 import llm
 from retrieval.index import embeddings
-from retrieval.question import analysis, units
+from retrieval.question import units
+from retrieval.text import analysis
 from retrieval.ranking import narrowing
 from retrieval.question.query import CHAPTER, JA_NUMERAL, PART, unit_number
 

@@ -28,7 +28,8 @@ import numpy as np
 
 from books.text import is_japanese
 from retrieval.index import embeddings
-from retrieval.question import analysis, bilingual, naming
+from retrieval.question import bilingual, naming
+from retrieval.text import analysis
 from retrieval.ranking.shelf import POOL_BOOKS
 
 LEXICAL_POOL = 300

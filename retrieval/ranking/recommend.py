@@ -14,7 +14,8 @@ first card and the guide say the same), and the others follow as alternatives.
 import math
 from collections import defaultdict
 
-from retrieval.question import analysis, units
+from retrieval.question import units
+from retrieval.text import analysis
 from retrieval.results import Recommendation
 
 MAX_BOOKS = 5
