@@ -16,8 +16,7 @@ import numpy as np
 
 from books.models import Book
 from retrieval.answer import quotes
-from retrieval.index import embeddings, entries, files, lexical, vectors
-from retrieval.question import names
+from retrieval.index import embeddings, entries, files, lexical, names, vectors
 from retrieval.index.chunks import passages
 from retrieval.index.cut import book_chunks, cover_title, margins, page_records, profile, word_fields
 from retrieval.index.files import (CHUNKING, STALE_FILES, VERSION, book_dir, outdated,

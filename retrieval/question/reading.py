@@ -7,8 +7,8 @@ its kind; it changes nothing but its cache of the model's index terms.
 
 from books.models import Book
 from retrieval import kinds
-from retrieval.index import lexical
-from retrieval.question import names, query, suggest
+from retrieval.index import lexical, names
+from retrieval.question import query, suggest
 from retrieval.text import analysis
 from retrieval.question import naming as named_books
 from retrieval.question.query import LOOKUP

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from books import bookindex
 from books.text import language_of
 from retrieval.answer import shown
-from retrieval.question import followups, locator, names, query, scope, units
+from retrieval.index import contents, names
+from retrieval.question import followups, locator, query, scope, units
 from retrieval.ranking import captions, indexed, narrowing, rerank, titled
 from retrieval.question.parts import PART_CHOICES, assigned
 from retrieval.question.query import NAVIGATE, RANGE
@@ -193,7 +194,7 @@ def ranges(reading, limit, exclude, _recommend=None) -> Gathered:
         inside.setdefault(found.book_id, {})[found.key] = found.score
     for book_id, scores in inside.items():
         chunks = shelf.index(book_id).chunks
-        trees[book_id] = units.tree(chunks)
+        trees[book_id] = contents.tree(chunks)
         for key in units.units(chunks, unit):
             mass[(book_id, key)] = _mass(scores, trees[book_id], key)
     best = sorted((pair for pair in mass if mass[pair] > 0), key=mass.get, reverse=True)
@@ -208,7 +209,7 @@ def ranges(reading, limit, exclude, _recommend=None) -> Gathered:
 def _mass(scores, graph, key) -> float:
     """Return the share of the ranking (scores: a book's section keys → theirs) that the
     sections of unit key hold."""
-    return sum(scores.get(k, 0.0) for k in units.subtree(graph, key))
+    return sum(scores.get(k, 0.0) for k in contents.subtree(graph, key))
 
 
 def aggregate(reading, limit, exclude, _recommend=None) -> Gathered:
@@ -258,7 +259,7 @@ def in_chapter(reading, context, whole: bool, limit) -> Gathered:
         return out
     chunks = shelf.index(book_id).chunks
     here = next((c.key for c in chunks if followups.same(c, first)), None)
-    graph = units.tree(chunks)
+    graph = contents.tree(chunks)
     chapter = units.containing(chunks, graph, here) if here is not None else None
     if chapter is None:
         out.batches.append([])
@@ -267,7 +268,7 @@ def in_chapter(reading, context, whole: bool, limit) -> Gathered:
     if whole:
         out.batches.append([Found(book_id, chapter, 1.0, unit=query.CHAPTER, question=question)])
         return out
-    scored = pool(question, shelf, allowed={book_id: units.subtree(graph, chapter)})
+    scored = pool(question, shelf, allowed={book_id: contents.subtree(graph, chapter)})
     out.batches.append([Found(s.book_id, s.key, s.score, question=question)
                         for s in scored[:limit]])
     return out
