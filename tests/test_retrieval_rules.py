@@ -5,7 +5,9 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from retrieval.answer import quotes, shown
+from retrieval.answer import quotes
+from retrieval.index import shown
+from retrieval.text import sentences
 from retrieval.question import followups, query
 from retrieval.index.backmatter import SKIP_TITLES, is_back_matter
 from retrieval.index.chunks import Chunk, page_windows, passages, pieces, section_chunks, shown_text
@@ -459,9 +461,9 @@ def test_a_sentence_repeated_in_many_sections_is_boilerplate_and_never_quoted(mo
                   ("1 はじめの一歩", notice, "パッケージを作りましょう。"),
                   ("6 パッケージのビルド", wrapped, "これでパッケージをビルドする準備が整いました。"),
                   ("8 パッケージの更新", notice, "パッケージを更新する必要があります。")])]
-    repeated = quotes.boilerplate(chunks)
+    repeated = shown.boilerplate(chunks)
     # The notice opens every chapter, wrapped at another place on one page; the bodies differ.
-    assert repeated == {quotes.sentence_key(notice)}
+    assert repeated == {sentences.sentence_key(notice)}
     monkeypatch.setattr(quotes, "_weights", lambda question: {"パッケージ": 1.0, "入門書": 1.0,
                                                              "guid": 1.0, "maintain": 1.0})
     question = SimpleNamespace(text="パッケージのビルドの章", vectors={}, terms=[], translated={})

@@ -27,7 +27,7 @@ class BookIndex:
     profile: np.ndarray | None = None
     """The multilingual vector of what the book is about (``profile``)."""
     boilerplate: frozenset = frozenset()
-    """The keys of the sentences repeated in many of its sections (``quotes.boilerplate``)."""
+    """The keys of the sentences repeated in many of its sections (``shown.boilerplate``)."""
     furniture: dict = field(default_factory=dict)
     """Page number → its running heads and feet as they stand in the text (``margins``)."""
     folder: Path | None = None

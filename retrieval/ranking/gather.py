@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from books import bookindex
 from books.text import language_of
-from retrieval.answer import shown
+from retrieval.index import shown
 from retrieval.index import contents, names
 from retrieval.question import followups, locator, query, scope, units
 from retrieval.ranking import captions, indexed, narrowing, rerank, titled
