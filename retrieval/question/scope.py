@@ -20,7 +20,7 @@ import llm
 from retrieval.index import contents, embeddings
 from retrieval.question import units
 from retrieval.text import analysis
-from retrieval.ranking import narrowing
+from retrieval.question import narrowing
 from retrieval.question.query import CHAPTER, JA_NUMERAL, PART, unit_number
 
 PAGES, SECTION = "pages", "section"

@@ -15,11 +15,13 @@ from books.text import language_of
 from retrieval.index import shown
 from retrieval.index import contents, names
 from retrieval.question import followups, locator, query, scope, units
-from retrieval.ranking import captions, indexed, narrowing, rerank, titled
+from retrieval.ranking import captions, indexed, rerank, titled
+from retrieval.question import narrowing
 from retrieval.question.parts import PART_CHOICES, assigned
 from retrieval.question.query import NAVIGATE, RANGE
 from retrieval.ranking.found import Found
-from retrieval.ranking.rank import Question, pool
+from retrieval.question.analysed import Question
+from retrieval.ranking.rank import pool
 
 OTHER_BOOK_CARDS = 2
 """Asked which book, each book named after the first shows this many cards (the first
