@@ -171,7 +171,7 @@ def grow(to: int, fts: bool, small: bool) -> int:
 def _index(added) -> None:
     """Put the copies in the shelf's word and vector indexes and its names, in bulk."""
     from retrieval.index import embeddings, lexical
-    from retrieval.question import names
+    from retrieval.index import names
     from retrieval.index import cut, reader
 
     fields, covers = {}, names.all_names()

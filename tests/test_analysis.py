@@ -2,7 +2,8 @@
 
 import pytest
 
-from retrieval.question import analysis, query
+from retrieval.question import query
+from retrieval.text import analysis
 from retrieval.question import naming as books
 
 

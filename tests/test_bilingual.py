@@ -5,7 +5,7 @@ import logging
 import pytest
 
 import retrieval
-from retrieval.question import bilingual, reading
+from retrieval.question import analysed, bilingual, reading
 from retrieval.ranking import rank
 from retrieval.ranking.shelf import Shelf
 from tests.test_retrieval import first, make_book
@@ -118,7 +118,7 @@ def test_a_japanese_question_does_not_find_a_word_of_a_gloss_alone(db):
     # centering, each hold one of its words and neither is about it.
     make_book("Typesetting", WRITING, [(1, "1 Files", 2, 0, 2), (1, "2 Layout", 2, 2, 2)])
     shelf = Shelf(reading.visible_books(None))
-    assert all(s.words == 0 for s in rank.pool(rank.Question.of("縦書きにするには？"), shelf))
+    assert all(s.words == 0 for s in rank.pool(analysed.Question.of("縦書きにするには？"), shelf))
 
 
 OUTLINE = [

@@ -5,6 +5,7 @@ from types import SimpleNamespace
 import pytest
 
 from retrieval.answer import guide, synthesis
+from retrieval.index import contents
 from retrieval.question import followups, units
 from retrieval.index.chunks import Chunk
 
@@ -89,8 +90,8 @@ def test_units_know_parts_chapters_and_appendices():
     assert units.units(BEAMER, "chapter") == [1, 4]
     assert units.units(OCTAVE, "chapter") == [0, 2]
     assert units.units(OCTAVE, "appendix") == [2]
-    graph = units.tree(BEAMER)
-    assert units.subtree(graph, 0) == {0, 1, 2}
+    graph = contents.tree(BEAMER)
+    assert contents.subtree(graph, 0) == {0, 1, 2}
     assert units.containing(BEAMER, graph, 2) == 1
 
 

@@ -6,7 +6,9 @@ from one package into another must be in ALLOWED, and ALLOWED itself has no
 cycle, so no two packages import each other. The pure core of the contents
 parser (``toc``) counts as a package of its own that imports no app;
 the URL and API roots of ``librarian`` gather every app's views and routers,
-so they may import any of them.
+so they may import any of them. Inside ``retrieval/`` the folders are layers
+in the same way (RETRIEVAL_LAYERS, lowest first): a folder imports only the
+folders below it, so a question's trip runs down them.
 
 The same reading measures the rest of the structure (``python
 tests/test_imports.py`` prints every figure): no two files import each other,
@@ -41,6 +43,10 @@ ALLOWED = {
     "bench": {"librarian", CORE, "books", "llm", "retrieval", "indexing"},
 }
 """Which packages each package may import (besides itself and third-party code)."""
+
+RETRIEVAL_LAYERS = ("text", "index", "question", "ranking", "answer")
+"""retrieval's folders, lowest first: each may import the folders before it, never one after
+(text analysis < the indexes < reading a question < ranking < the answer)."""
 
 MAX_FUNCTION_LINES = 60
 MAX_RETRIEVAL_MODULE_LINES = 350
@@ -159,6 +165,27 @@ def two_way_packages() -> list[str]:
     found = edges()
     return [f"{a} ⇄ {b}: {found[(a, b)][0]}; {found[(b, a)][0]}"
             for a, b in sorted(found) if (b, a) in found and a < b]
+
+
+def retrieval_layer(module: str) -> int | None:
+    """Return the position in RETRIEVAL_LAYERS of the retrieval folder module is in, or None."""
+    parts = module.split(".")
+    if len(parts) > 2 and parts[0] == "retrieval" and parts[1] in RETRIEVAL_LAYERS:
+        return RETRIEVAL_LAYERS.index(parts[1])
+    return None
+
+
+def upward_imports() -> list[str]:
+    """Return "module:line imports target" for each retrieval folder importing a higher one."""
+    found = []
+    for path in modules():
+        source = module_name(path)
+        here = retrieval_layer(source)
+        if here is None:
+            continue
+        found += [f"{source}:{line} imports {target}" for target, line in imported(path)
+                  if (there := retrieval_layer(target)) is not None and there > here]
+    return found
 
 
 def two_way_folders() -> list[str]:
@@ -293,6 +320,7 @@ MEASURES = [
     ("import circles between files", file_cycles, 0),
     ("packages importing each other ", two_way_packages, 0),
     ("top-level folders importing each other ", two_way_folders, 0),
+    ("retrieval folders importing a higher one", upward_imports, 0),
     (f"functions over {MAX_FUNCTION_LINES} lines", long_functions, 0),
     (f"retrieval/ modules over {MAX_RETRIEVAL_MODULE_LINES} lines", long_modules, 0),
     ("tests of a question's kind (one table instead)", kind_tests, 0),
@@ -335,6 +363,24 @@ def test_no_two_packages_import_each_other():
 
 def test_the_contents_core_imports_no_app():
     assert [where for (source, _), where in edges().items() if source == CORE] == []
+
+
+def test_retrieval_s_folders_import_only_the_folders_below_them():
+    found = upward_imports()
+    assert found == [], "\n".join(found)
+
+
+def test_the_layer_check_names_an_upward_import(tmp_path, monkeypatch):
+    low, high = tmp_path / "retrieval" / "index", tmp_path / "retrieval" / "answer"
+    for folder in (low, high):
+        folder.mkdir(parents=True)
+        (folder / "__init__.py").write_text("")
+    (tmp_path / "retrieval" / "__init__.py").write_text("")
+    (high / "shown.py").write_text("")
+    (low / "reader.py").write_text("\n\ndef text():\n    from retrieval.answer import shown\n")
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    monkeypatch.setattr(sys.modules[__name__], "PACKAGES", ("retrieval",))
+    assert upward_imports() == ["retrieval.index.reader:4 imports retrieval.answer.shown"]
 
 
 def test_no_two_files_import_each_other():

@@ -28,7 +28,7 @@ pytestmark = pytest.mark.django_db
     ("右寄せ", "LaTeX で文章を右寄せにするには？", True),
 ])
 def test_a_question_names_an_entry_by_its_words(entry, question, named):
-    from retrieval.question import analysis
+    from retrieval.text import analysis
 
     found = entries.Entries([entries.Entry(entry, entries.needs(entry), (0,), 0.0)])
     assert bool(found.named(analysis.question_terms(question))) is named

@@ -5,7 +5,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from retrieval.answer import quotes, shown
+from retrieval.answer import quotes
+from retrieval.index import shown
+from retrieval.text import sentences
 from retrieval.index.chunks import Chunk
 
 
@@ -22,7 +24,7 @@ def question(*terms):
     ("One sentence. Two sentences.", "One sentence."),
 ])
 def test_a_sentence_runs_on_past_an_abbreviation_and_inside_brackets(text, first):
-    assert quotes._sentences(text)[0][1] == first
+    assert sentences.split(text)[0][1] == first
 
 
 def test_a_long_sentence_is_cut_before_a_bracket_the_cut_would_leave_open():

@@ -4,7 +4,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from retrieval.question import analysis
+from retrieval.text import analysis
 from retrieval.ranking import recommend
 from retrieval.index.book import BookIndex
 from retrieval.index.chunks import Chunk

@@ -624,7 +624,7 @@ def test_a_words_shares_are_looked_up_for_every_book_at_once_as_for_each(db):
 
     harbour = make_book("Harbour Guide", HARBOUR, [(1, "3.4 Mooring lines", 2, 0, 2)])
     sailing = make_book("Sailing Handbook", SAILING, SAILING_HEADINGS)
-    from retrieval.question import analysis
+    from retrieval.text import analysis
 
     words = lexical.get()
     terms = analysis.question_terms("a bowline on a mooring line of the mainsail") + ["absent"]
@@ -638,7 +638,7 @@ def test_a_words_shares_are_looked_up_for_every_book_at_once_as_for_each(db):
 
 def test_a_question_is_taken_for_a_pasted_sentence_only_when_four_word_pairs_stand_in_it(db):
     from retrieval.index import lexical
-    from retrieval.question import analysis
+    from retrieval.text import analysis
 
     make_book("Harbour Guide", HARBOUR, [(1, "3.4 Mooring lines", 2, 0, 2)])
 

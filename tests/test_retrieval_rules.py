@@ -5,8 +5,10 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from retrieval.answer import quotes, shown
-from retrieval.question import followups, query
+from retrieval.answer import quotes
+from retrieval.index import shown
+from retrieval.text import sentences
+from retrieval.question import analysed, followups, query
 from retrieval.index.backmatter import SKIP_TITLES, is_back_matter
 from retrieval.index.chunks import Chunk, page_windows, passages, pieces, section_chunks, shown_text
 
@@ -372,7 +374,7 @@ def test_a_section_holding_a_small_part_of_the_question_does_not_take_the_words(
 
     shelf = _Encoded({embeddings.MULTILINGUAL: [0.20, 0.34, 0.30]})
     shelf.could_score = could_score
-    question = rank.Question("q", ["線", "太い", "変える"], {embeddings.MULTILINGUAL: np.zeros(2)},
+    question = analysed.Question("q", ["線", "太い", "変える"], {embeddings.MULTILINGUAL: np.zeros(2)},
                              english=False)
     pairs = [(1, 0), (1, 1), (1, 2)]
     scored = rank._fused(question, shelf, pairs, {(1, 0): 11.9, (1, 1): 6.9, (1, 2): 5.3})
@@ -389,7 +391,7 @@ def test_the_section_both_encoders_put_first_leads(english, first):
 
     shelf = _Encoded({embeddings.ENGLISH: english, embeddings.MULTILINGUAL: [0.45, 0.50, 0.30]})
     terms = ["caption", "next", "pictur", "underneath"]  # a sentence, not two keywords
-    question = rank.Question("q", terms, {embeddings.ENGLISH: np.zeros(2),
+    question = analysed.Question("q", terms, {embeddings.ENGLISH: np.zeros(2),
                                           embeddings.MULTILINGUAL: np.zeros(2)})
     pairs = [(1, 0), (1, 1), (1, 2)]
     scored = rank._fused(question, shelf, pairs, {(1, 0): 10.0, (1, 1): 3.0, (1, 2): 2.0})
@@ -404,7 +406,7 @@ def test_a_section_the_english_encoder_cannot_read_is_not_held_back_for_it():
 
     shelf = _Encoded({embeddings.ENGLISH: [0.0, 0.40, 0.30],
                       embeddings.MULTILINGUAL: [0.50, 0.45, 0.30]})
-    question = rank.Question("q", ["sail"], {embeddings.ENGLISH: np.zeros(2),
+    question = analysed.Question("q", ["sail"], {embeddings.ENGLISH: np.zeros(2),
                                              embeddings.MULTILINGUAL: np.zeros(2)})
     pairs = [(1, 0), (1, 1), (1, 2)]
     scored = rank._fused(question, shelf, pairs, {(1, 0): 5.0, (1, 1): 5.0, (1, 2): 5.0})
@@ -459,9 +461,9 @@ def test_a_sentence_repeated_in_many_sections_is_boilerplate_and_never_quoted(mo
                   ("1 はじめの一歩", notice, "パッケージを作りましょう。"),
                   ("6 パッケージのビルド", wrapped, "これでパッケージをビルドする準備が整いました。"),
                   ("8 パッケージの更新", notice, "パッケージを更新する必要があります。")])]
-    repeated = quotes.boilerplate(chunks)
+    repeated = shown.boilerplate(chunks)
     # The notice opens every chapter, wrapped at another place on one page; the bodies differ.
-    assert repeated == {quotes.sentence_key(notice)}
+    assert repeated == {sentences.sentence_key(notice)}
     monkeypatch.setattr(quotes, "_weights", lambda question: {"パッケージ": 1.0, "入門書": 1.0,
                                                              "guid": 1.0, "maintain": 1.0})
     question = SimpleNamespace(text="パッケージのビルドの章", vectors={}, terms=[], translated={})
@@ -522,7 +524,7 @@ def test_a_book_named_outright_counts_more_than_one_hinted_at():
     chunk = Chunk(key=0, title="1 Frames", breadcrumb=["1 Frames"], page_start=1, page_end=1,
                   text="A frame is a slide.")
     shelf = SimpleNamespace(chunk=lambda book_id, key: chunk)
-    question = rank.Question(text="", terms=[], named={1: books.EXPLICIT, 2: books.HINT})
+    question = analysed.Question(text="", terms=[], named={1: books.EXPLICIT, 2: books.HINT})
     outright, hinted, other = (rank._prior(question, shelf, (b, 0)) for b in (1, 2, 3))
     assert outright == pytest.approx(np.exp(rank.NAMED_OUTRIGHT)) and other == 1.0
     assert hinted == pytest.approx(np.exp(rank.NAMED * books.HINT)) and hinted < outright

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import retrieval
-from retrieval.question import scope
+from retrieval.question import analysed, scope
 from tests.test_retrieval import embed_each_text_once, no_language_model, shelf  # noqa: F401
 from tests.test_retrieval import koukai, sailing  # noqa: F401
 
@@ -184,7 +184,7 @@ def test_inside_a_range_a_word_every_section_holds_weighs_little(shelf):
     from retrieval.ranking import rank
 
     books, allowed = sails(shelf)
-    question = rank.Question.of("mast winches")
+    question = analysed.Question.of("mast winches")
     mast, winch = question.terms
     weights = rank._within(question, books, allowed)
     assert weights[winch] == 1.0  # only the jib's section holds it
@@ -198,7 +198,7 @@ def test_inside_a_range_a_translated_word_is_weighed_by_the_sections_there_too(s
     from retrieval.ranking import rank
 
     books, allowed = sails(shelf)
-    question = rank.Question.of("マストのウインチ")  # translated: mast, winch
+    question = analysed.Question.of("マストのウインチ")  # translated: mast, winch
     question.translated = {"mast": 0.5, "winch": 0.5}
     weights = rank._within(question, books, allowed)
     assert weights["winch"] == 0.5  # only the jib's section holds it: its own weight

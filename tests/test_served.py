@@ -178,7 +178,7 @@ def test_books_embedded_by_another_encoder_are_embedded_again_and_resume(
         settings, embed_server, boats, monkeypatch, private):
     from indexing import runner
     from retrieval.index import embeddings, files, writer
-    from retrieval.ranking.rank import Question
+    from retrieval.question.analysed import Question
 
     assert writer.other_encoders() == []  # built by the CPU encoders
     settings.LIBRARIAN_EMBED_URL = embed_server.url
@@ -220,7 +220,8 @@ def test_books_embedded_by_another_encoder_are_embedded_again_and_resume(
 def test_the_rerank_client_meets_a_server_without_reranking(settings, chat_server, boats):
     from retrieval.question.reading import visible_books
     from retrieval.ranking import rerank
-    from retrieval.ranking.rank import Question, pool
+    from retrieval.question.analysed import Question
+    from retrieval.ranking.rank import pool
     from retrieval.ranking.shelf import Shelf
 
     shelf = Shelf(visible_books(None, None))

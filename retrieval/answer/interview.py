@@ -17,7 +17,8 @@ import unicodedata
 from books.text import HIRAGANA, is_japanese
 from retrieval import kinds
 from retrieval.answer import guide, phrasing
-from retrieval.question import analysis, bilingual, naming
+from retrieval.question import bilingual, naming
+from retrieval.text import analysis
 from retrieval.ranking import indexed
 from retrieval.results import Clarification, Option
 

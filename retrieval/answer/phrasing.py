@@ -22,7 +22,7 @@ from functools import lru_cache
 
 from books.text import CJK, HIRAGANA
 from librarian.config import setting
-from retrieval.question import analysis
+from retrieval.text import analysis
 
 logger = logging.getLogger(__name__)
 

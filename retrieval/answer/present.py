@@ -13,8 +13,9 @@ from django.db.models import Q
 from books.models import Page
 from retrieval import kinds
 from retrieval.answer import guide, interview, quotes
-from retrieval.index import embeddings, lexical
-from retrieval.question import analysis, bilingual, units
+from retrieval.index import contents, embeddings, lexical
+from retrieval.question import bilingual, units
+from retrieval.text import analysis
 from retrieval.ranking import indexed, recommend
 from retrieval.ranking.found import Found
 from retrieval.results import Result
@@ -202,7 +203,7 @@ def place(shelf, book_id, key, unit, question, scored=(), closely=False) -> Resu
     found = Found(book_id, key, 0.0, unit=unit, question=question)
     quoted = None
     if unit:
-        inside = units.subtree(units.tree(shelf.index(book_id).chunks), key)
+        inside = contents.subtree(contents.tree(shelf.index(book_id).chunks), key)
         quoted = next((s.key for s in scored
                        if s.book_id == book_id and s.key in inside and s.key != key), None)
     found_places = [found] + ([Found(book_id, quoted, 0.0)] if quoted is not None else [])

@@ -14,10 +14,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from books.text import CJK, is_japanese
-from retrieval.index import embeddings, lexical
-from retrieval.question import analysis
-from retrieval.answer import shown
+from retrieval.index import embeddings, lexical, shown
 from retrieval.index.chunks import embedded
+from retrieval.text import analysis, sentences
 
 QUOTE_CHARS = 260
 CLOSE_READ = 3
@@ -35,25 +34,11 @@ words without saying anything about them. On the 31 natural lookups whose first 
 right, the sentence that answers was quoted in 11 instead of 10 at 0.65, 0.8 and 1; two
 more quotes became prose, and one command the book writes as a sentence of its own
 ("To identify the package …: dpkg --search foo") lost to the prose beside it."""
-REPEATED = 3
-"""A sentence found in this many sections of a book or more is the book's boilerplate, not
-an answer: a translation's notice opening every chapter ("この入門書を書き換えたものが…として
-入手できます。"), a licence line, a running note. It is never quoted."""
 EXCERPT_CHARS = 300
-# A sentence ends at a full stop followed by a space and a capital (or an opening quote,
-# bracket, digit), or at a Japanese full stop: not at the dots of "www.debian.org" or "e.g.".
-_SENTENCE_END = re.compile(rf"(?<=[.!?])\s+(?=[A-Z\"“‘'(\[0-9{CJK}])|(?<=[。！？])")
 
 
-_ABBREVIATED = re.compile(
-    r"(?i)(?:^|[\s(\[（])(?:p|pp|e\.g|i\.e|cf|vs|viz|fig|figs|sec|secs|eq|eqs|no|vol|ch|ca|approx)\.$")
-"""A full stop that ends an abbreviation, not a sentence: "(see the variables (p. 55))" was
-quoted as "see the variables (p." and shown with its page, "(p. p. 55"."""
-OPEN_REACH = 40
-"""A bracket opened this near a full stop and not closed holds it: "(p. 55)", "(cf. 3.2)"."""
 _CJK = re.compile(f"[{CJK}]")
 _BLANKS = re.compile(r" {2,}")
-_WORD = re.compile(r"[^\W\d_]{2,}")
 
 
 @dataclass(frozen=True)
@@ -72,15 +57,15 @@ def quote(chunk, index, question, closely: bool = False) -> Quote | None:
     candidate: kept for the first place, which the guide quotes)."""
     repeated = getattr(index, "boilerplate", frozenset())
     text = shown.text(chunk, getattr(index, "furniture", {}))
-    sentences = [(start, s) for start, s in _sentences(text, shown.heading_end(chunk))
-                 if sentence_key(s) not in repeated]
-    if not sentences:
+    pieces = [(start, s) for start, s in sentences.split(text, shown.heading_end(chunk))
+              if sentences.sentence_key(s) not in repeated]
+    if not pieces:
         return None
-    sentences = [(start, s) for start, s in sentences if not _slight(s)] or sentences
+    pieces = [(start, s) for start, s in pieces if not sentences.slight(s)] or pieces
     near = _nearest_passage(chunk, index, question)
     weights = _weights(question)
     scored = []
-    for start, sentence in _likely(sentences, near, weights):
+    for start, sentence in _likely(pieces, near, weights):
         found = set(analysis.terms(sentence)) & weights.keys()
         score = sum(weights[t] for t in found)
         if near and near[0] <= start < near[1]:
@@ -106,24 +91,6 @@ def _nearest_sentence(candidates, question):
     if not all(english.applies(text) for text in texts):
         return None
     return candidates[int(np.argmax(english.encode(texts) @ vector))]
-
-
-def boilerplate(chunks, furniture=None) -> frozenset[str]:
-    """Return the keys (``sentence_key``) of the sentences that stand in REPEATED or more of
-    a book's sections (chunks, with their texts), after their headings (furniture: the
-    pages' running heads, never part of a sentence, ``chunks.shown_text``)."""
-    sections = {}
-    for n, chunk in enumerate(chunks):
-        for _, sentence in _sentences(shown.text(chunk, furniture), shown.heading_end(chunk)):
-            if not _slight(sentence):
-                sections.setdefault(sentence_key(sentence), set()).add(n)
-    return frozenset(key for key, found in sections.items() if len(found) >= REPEATED)
-
-
-def sentence_key(sentence: str) -> str:
-    """Return a sentence's letters and digits, folded: the same sentence wrapped or hyphenated
-    at other places on another page has the same key."""
-    return "".join(char for char in sentence.casefold() if char.isalnum())
 
 
 def held(found: Quote, question) -> float:
@@ -201,39 +168,6 @@ def _prose(sentence: str) -> float:
     return sum(1 for w in plain if w.isalpha() and analysis.common_word(w)) / max(1, len(words))
 
 
-def _slight(sentence: str) -> bool:
-    """Return True for a piece too slight to quote: a few characters, or in Latin script
-    fewer than three words ("33 Chapter 8", a running head left in the text)."""
-    if len(sentence) < 12:
-        return True
-    return not _CJK.search(sentence) and len(_WORD.findall(sentence)) < 3
-
-
-def _sentences(text: str, start: int = 0) -> list[tuple[int, str]]:
-    """Return (offset, sentence) for the sentences of text from start: whole sentences, not
-    cut after an abbreviation or inside brackets (``_runs_on``)."""
-    out, begin = [], start
-    for match in [*_SENTENCE_END.finditer(text, start), None]:
-        end = match.start() if match else len(text)
-        if match is not None and _runs_on(text[begin:end]):
-            continue
-        piece = text[begin:end]
-        if piece.strip():
-            out.append((begin + len(piece) - len(piece.lstrip()), piece.strip()))
-        begin = match.end() if match else end
-    return out
-
-
-def _runs_on(piece: str) -> bool:
-    """Return True if the sentence does not end where piece does: piece ends with an
-    abbreviation (``_ABBREVIATED``), or a bracket opened near its end is still open."""
-    if _ABBREVIATED.search(piece.rstrip()):
-        return True
-    tail = piece[-OPEN_REACH:]
-    return any(tail.count(opening) > tail.count(closing)
-               for opening, closing in ("()", "[]", "（）"))
-
-
 def _weights(question) -> dict[str, float]:
     """Return term → how much a sentence holding it answers: its rarity on the shelf, times
     its weight in translation for the words of the question in the other language (a
@@ -284,7 +218,7 @@ def _shortened(sentence: str) -> str:
         return sentence
     cut = sentence.rfind(" ", 0, QUOTE_CHARS)
     kept = sentence[:cut if cut > QUOTE_CHARS // 2 else QUOTE_CHARS]
-    if _runs_on(kept):
+    if sentences.runs_on(kept):
         opened = max(kept.rfind(opening) for opening in "([（")
         kept = kept[:opened] if opened > QUOTE_CHARS // 2 else kept
     return kept.rstrip(" ,;:、") + "…"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from retrieval.index import embeddings, lexical
+from retrieval.index import contents, embeddings, lexical
 from retrieval.index.chunks import Chunk
 from retrieval.index.entries import Entries
 
@@ -27,7 +27,7 @@ class BookIndex:
     profile: np.ndarray | None = None
     """The multilingual vector of what the book is about (``profile``)."""
     boilerplate: frozenset = frozenset()
-    """The keys of the sentences repeated in many of its sections (``quotes.boilerplate``)."""
+    """The keys of the sentences repeated in many of its sections (``shown.boilerplate``)."""
     furniture: dict = field(default_factory=dict)
     """Page number → its running heads and feet as they stand in the text (``margins``)."""
     folder: Path | None = None
@@ -47,12 +47,10 @@ class BookIndex:
 
     @cached_property
     def tree(self):
-        """Return the contents tree of the sections (``units.tree``), made once: the books to
+        """Return the contents tree of the sections (``contents.tree``), made once: the books to
         read first are chosen by the chapters of each of up to 60 books a question ranks, and
         making their trees anew took a sixth of the CPU of answering on 1,000 books."""
-        from retrieval.question import units  # the index does not need the question's rules
-
-        return units.tree(self.chunks)
+        return contents.tree(self.chunks)
 
     def full(self, key: int) -> Chunk:
         """Return section key with its text (read from disk for a stored index)."""

@@ -8,7 +8,7 @@ from books import metadata
 from books.models import Book, Heading, Page
 from books.text import for_search
 from toc.furniture import furniture
-from retrieval.question import analysis
+from retrieval.text import analysis
 from retrieval.index.chunks import Chunk, section_chunks
 
 

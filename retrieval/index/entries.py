@@ -16,7 +16,7 @@ names: the book's author foresaw the reader's word for it.
 from dataclasses import dataclass
 
 from books import bookindex
-from retrieval.question import analysis
+from retrieval.text import analysis
 
 MAX_PLACES = 3
 

@@ -34,7 +34,7 @@ from retrieval.index.chunks import ROW
 VERSION = 3
 CHUNKING = 14
 """The rules sections are cut and their words read by (``retrieval.index.chunks``,
-``retrieval.question.analysis``). An index cut by older rules is still read, and ``outdated`` names
+``retrieval.text.analysis``). An index cut by older rules is still read, and ``outdated`` names
 it so that workers rebuild it (2: a chapter titled "Contents lists" or "Index Expressions"
 is body text, not the book's own list; 3: a TeX command such as "\\include" is a word of
 its own; 4: Japanese after a word in Latin script is read after that word, 「Debian 向け」;

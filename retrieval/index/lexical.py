@@ -2,7 +2,7 @@
 
 One tantivy index in ``<data dir>/retrieval/words-<n>/`` holds a document per
 section: its book and key, and three fields of analysed terms
-(``retrieval.question.analysis``): the heading's title, the titles above it (the
+(``retrieval.text.analysis``): the heading's title, the titles above it (the
 path), and the section's own text. A question's terms are looked for in all
 three, the title counting most, so "Trim marks" is found by its heading and
 "crop marks" by its text. The index is shelf-wide: a question costs the same

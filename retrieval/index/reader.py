@@ -15,8 +15,7 @@ import numpy as np
 from books.models import Book
 from books.storage import data_dir
 from librarian.config import setting
-from retrieval.answer import quotes
-from retrieval.index import embeddings, entries, files, lexical, vectors
+from retrieval.index import embeddings, entries, files, lexical, shown, vectors
 from retrieval.index.chunks import Chunk
 from retrieval.index.book import BookIndex
 from retrieval.index.cut import book_chunks, margins, page_records, word_fields
@@ -77,7 +76,7 @@ def _live(book: Book) -> BookIndex:
     words.replace(book.pk, fields)
     return BookIndex(book.pk, chunks, words=words,
                      entries=entries.Entries(entries.book_entries(book, chunks, fields)),
-                     boilerplate=quotes.boilerplate(chunks, furniture_text),
+                     boilerplate=shown.boilerplate(chunks, furniture_text),
                      furniture=furniture_text)
 
 

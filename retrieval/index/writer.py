@@ -15,9 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from books.models import Book
-from retrieval.answer import quotes
-from retrieval.index import embeddings, entries, files, lexical, vectors
-from retrieval.question import names
+from retrieval.index import embeddings, entries, files, lexical, names, shown, vectors
 from retrieval.index.chunks import passages
 from retrieval.index.cut import book_chunks, cover_title, margins, page_records, profile, word_fields
 from retrieval.index.files import (CHUNKING, STALE_FILES, VERSION, book_dir, outdated,
@@ -85,7 +83,7 @@ def build(book: Book, progress=None) -> Built:
     fields = [word_fields(chunk) for chunk in chunks]
     payload = {"version": VERSION, "chunking": CHUNKING, "book_id": book.pk, "models": models,
                "hashes": chosen_hashes,
-               "boilerplate": sorted(quotes.boilerplate(chunks, furniture_text)),
+               "boilerplate": sorted(shown.boilerplate(chunks, furniture_text)),
                "furniture": {str(page): texts for page, texts in furniture_text.items()},
                "profile": {"text": about, "model": embeddings.multilingual().name,
                            "vector": [round(float(x), 6) for x in vector] if vector is not None else []},

@@ -41,7 +41,7 @@ from pathlib import Path
 
 from books.text import is_japanese
 from librarian.config import setting
-from retrieval.question import analysis
+from retrieval.text import analysis
 
 log = logging.getLogger(__name__)
 

@@ -23,7 +23,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from retrieval.question import analysis
+from retrieval.text import analysis
 from retrieval.question import naming as named_books
 
 ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3,

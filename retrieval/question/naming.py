@@ -17,7 +17,7 @@ from functools import lru_cache
 from pathlib import PurePath
 
 from books.text import is_kanji
-from retrieval.question import analysis
+from retrieval.text import analysis
 
 GENERIC = frozenset(analysis.terms(
     "the a an of for and to in on with class manual manuals guide guides book books user users "

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from books.text import CJK
 from toc.numbers import numeral_value, roman_value
-from retrieval.question.analysis import particle_offsets
+from retrieval.text.analysis import particle_offsets
 from retrieval.question.locator import locator_term
 
 LOOKUP, COMPARE, AGGREGATE, RANGE, WHICH_BOOK, NAVIGATE, LOCATE = (

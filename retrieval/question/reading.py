@@ -7,11 +7,12 @@ its kind; it changes nothing but its cache of the model's index terms.
 
 from books.models import Book
 from retrieval import kinds
-from retrieval.index import lexical
-from retrieval.question import analysis, names, query, suggest
+from retrieval.index import lexical, names
+from retrieval.question import query, suggest
+from retrieval.text import analysis
 from retrieval.question import naming as named_books
 from retrieval.question.query import LOOKUP
-from retrieval.ranking.rank import Question
+from retrieval.question.analysed import Question
 from retrieval.question.scope import Scope
 
 STRONG = 0.5  # a book named at least this strongly is one the question asks about

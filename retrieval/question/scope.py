@@ -17,9 +17,10 @@ from functools import lru_cache
 import numpy as np
 
 import llm
-from retrieval.index import embeddings
-from retrieval.question import analysis, units
-from retrieval.ranking import narrowing
+from retrieval.index import contents, embeddings
+from retrieval.question import units
+from retrieval.text import analysis
+from retrieval.question import narrowing
 from retrieval.question.query import CHAPTER, JA_NUMERAL, PART, unit_number
 
 PAGES, SECTION = "pages", "section"
@@ -204,12 +205,12 @@ def sections(scope: Scope, shelf, book_ids) -> dict[int, set[int]]:
     found, nearness = {}, {}
     for book_id in book_ids:
         chunks = shelf.index(book_id).chunks
-        graph = units.tree(chunks)
+        graph = contents.tree(chunks)
         if scope.kind == PAGES:
             keys = _in_pages(shelf, book_id, chunks, scope.pages)
         else:
             key, nearness[book_id] = _unit_key(scope, chunks)
-            keys = units.subtree(graph, key)
+            keys = contents.subtree(graph, key)
             if key is not None and len(keys) > 1:
                 keys = keys - {key}
         if keys:

@@ -5,7 +5,7 @@ Readers ask in their words; manuals index in theirs: "pause at a line" is
 on hold, "a job that runs every day" is ``cron``. No dictionary or encoder that
 installs offline bridges these; a code-trained model often knows them. Asked
 for the terms a manual's index would use, it answers with a few words that the
-ranking counts as further words of the question (``rank.SUGGESTED``), never in
+ranking counts as further words of the question (``analysed.SUGGESTED``), never in
 place of the question's own.
 
 When (``LIBRARIAN_QUERY_TERMS``): BEFORE the ranking where the model runs on a

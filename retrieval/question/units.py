@@ -1,8 +1,7 @@
 """The units of a book a reader asks for: its parts, chapters and appendices (pure functions).
 
-A book's contents tree comes with its sections (each chunk knows its parent
-and children); it is walked as a networkx tree. Parts are top-level
-headings numbered as parts ("Part II", "II Building a Presentation",
+A book's contents tree comes with its sections (``retrieval.index.contents``).
+Parts are top-level headings numbered as parts ("Part II", "II Building a Presentation",
 「第2部」) that hold other headings; chapters are the headings below the
 parts, or the top level in a book without parts; appendices are
 headings titled "Appendix E …", 「付録」, or lettered after the chapters
@@ -21,24 +20,6 @@ _APPENDIX = re.compile(r"(?i)^\s*(?:appendix\b|付録|[A-Z](?:\s|$)(?!\s*\d))")
 _NUMBER = re.compile(  # "3.2 Title", "3ソース" (OCR dropped the space), "Part II", "A."
     r"(?i)^(?:chapter|part|section|appendix)?\s*(?:([0-9]+(?:\.[0-9]+)*)(?!\.?[0-9])|([ivxlc]+|[a-z])\b)"
 )
-
-
-def tree(chunks) -> nx.DiGraph:
-    """Return the contents tree: an edge from each section to each of its subsections."""
-    graph = nx.DiGraph()
-    for chunk in chunks:
-        if chunk.heading_id:
-            graph.add_node(chunk.key)
-            if chunk.parent_key is not None:
-                graph.add_edge(chunk.parent_key, chunk.key)
-    return graph
-
-
-def subtree(graph: nx.DiGraph, key) -> set[int]:
-    """Return key and every section below it (empty for None)."""
-    if key is None or key not in graph:
-        return set()
-    return {key} | nx.descendants(graph, key)
 
 
 def is_part(chunk) -> bool:

@@ -13,7 +13,7 @@ import re
 
 from books import bookindex
 from books.models import IndexEntry
-from retrieval.question import analysis
+from retrieval.text import analysis
 
 ASKED = {IndexEntry.Kind.TABLE: {"tabl", "表", "一覧表"},
          IndexEntry.Kind.FIGURE: {"figur", "diagram", "illustr", "chart", "図"}}

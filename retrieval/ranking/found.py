@@ -3,7 +3,7 @@
 
 from dataclasses import dataclass
 
-from retrieval.ranking.rank import Question
+from retrieval.question.analysed import Question
 
 
 @dataclass

@@ -12,13 +12,16 @@ from dataclasses import dataclass, field
 
 from books import bookindex
 from books.text import language_of
-from retrieval.answer import shown
-from retrieval.question import followups, locator, names, query, scope, units
-from retrieval.ranking import captions, indexed, narrowing, rerank, titled
+from retrieval.index import shown
+from retrieval.index import contents, names
+from retrieval.question import followups, locator, query, scope, units
+from retrieval.ranking import captions, indexed, rerank, titled
+from retrieval.question import narrowing
 from retrieval.question.parts import PART_CHOICES, assigned
 from retrieval.question.query import NAVIGATE, RANGE
 from retrieval.ranking.found import Found
-from retrieval.ranking.rank import Question, pool
+from retrieval.question.analysed import Question
+from retrieval.ranking.rank import pool
 
 OTHER_BOOK_CARDS = 2
 """Asked which book, each book named after the first shows this many cards (the first
@@ -193,7 +196,7 @@ def ranges(reading, limit, exclude, _recommend=None) -> Gathered:
         inside.setdefault(found.book_id, {})[found.key] = found.score
     for book_id, scores in inside.items():
         chunks = shelf.index(book_id).chunks
-        trees[book_id] = units.tree(chunks)
+        trees[book_id] = contents.tree(chunks)
         for key in units.units(chunks, unit):
             mass[(book_id, key)] = _mass(scores, trees[book_id], key)
     best = sorted((pair for pair in mass if mass[pair] > 0), key=mass.get, reverse=True)
@@ -208,7 +211,7 @@ def ranges(reading, limit, exclude, _recommend=None) -> Gathered:
 def _mass(scores, graph, key) -> float:
     """Return the share of the ranking (scores: a book's section keys → theirs) that the
     sections of unit key hold."""
-    return sum(scores.get(k, 0.0) for k in units.subtree(graph, key))
+    return sum(scores.get(k, 0.0) for k in contents.subtree(graph, key))
 
 
 def aggregate(reading, limit, exclude, _recommend=None) -> Gathered:
@@ -258,7 +261,7 @@ def in_chapter(reading, context, whole: bool, limit) -> Gathered:
         return out
     chunks = shelf.index(book_id).chunks
     here = next((c.key for c in chunks if followups.same(c, first)), None)
-    graph = units.tree(chunks)
+    graph = contents.tree(chunks)
     chapter = units.containing(chunks, graph, here) if here is not None else None
     if chapter is None:
         out.batches.append([])
@@ -267,7 +270,7 @@ def in_chapter(reading, context, whole: bool, limit) -> Gathered:
     if whole:
         out.batches.append([Found(book_id, chapter, 1.0, unit=query.CHAPTER, question=question)])
         return out
-    scored = pool(question, shelf, allowed={book_id: units.subtree(graph, chapter)})
+    scored = pool(question, shelf, allowed={book_id: contents.subtree(graph, chapter)})
     out.batches.append([Found(s.book_id, s.key, s.score, question=question)
                         for s in scored[:limit]])
     return out

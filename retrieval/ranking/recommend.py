@@ -14,7 +14,9 @@ first card and the guide say the same), and the others follow as alternatives.
 import math
 from collections import defaultdict
 
-from retrieval.question import analysis, units
+from retrieval.index import contents
+from retrieval.question import units
+from retrieval.text import analysis
 from retrieval.results import Recommendation
 
 MAX_BOOKS = 5
@@ -214,7 +216,7 @@ def _unit(mine, shelf, book_id, terms=frozenset()) -> tuple[str, int]:
         if held:  # a part counts where no chapter of it holds most of the book's share
             best = max(held, key=held.get)
             if (unit == "chapter" or units.is_part(chunks[best])) and _holds(
-                    mine, units.subtree(graph, best), chunks[best], total, terms):
+                    mine, contents.subtree(graph, best), chunks[best], total, terms):
                 return unit, best
     holder = _holding_section(mine, chunks, graph, total, terms)
     if holder is not None:
@@ -228,7 +230,7 @@ def _holding_section(mine, chunks, graph, total: float, terms=frozenset()) -> in
     Non-Maintainer Upload with its subsections, not its 5.11.4 alone."""
     key = chunks[mine[0].key].parent_key
     while key is not None:
-        if _holds(mine, units.subtree(graph, key), chunks[key], total, terms):
+        if _holds(mine, contents.subtree(graph, key), chunks[key], total, terms):
             return key
         key = chunks[key].parent_key
     return None

@@ -12,7 +12,8 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from retrieval.question import analysis, bilingual, query, units
+from retrieval.question import bilingual, query, units
+from retrieval.text import analysis
 
 HALF = 0.5
 """A title names the request where every word of it is asked and it holds at least this

@@ -1,14 +1,16 @@
 """A section's text as a reader is shown it (pure functions): without its pages' furniture,
 and where its own words begin after its heading.
 
-Quotes, excerpts and the test of a place with nothing to read (``readable``) all read
-it so.
+Quotes, excerpts, the test of a place with nothing to read (``readable``) and the book's
+boilerplate, the sentences it repeats in many sections (``boilerplate``, kept in its index),
+all read it so.
 """
 
 import re
 
 from books.text import for_search
 from retrieval.index.chunks import shown_text
+from retrieval.text import sentences
 
 EMPTY = 20
 """A section whose own text holds fewer letters and digits than this past its heading has
@@ -114,3 +116,21 @@ def readable(chunk, furniture=None) -> bool:
 
 OPENING = 400
 """Characters read past a heading to tell whether a section has words of its own."""
+
+
+REPEATED = 3
+"""A sentence found in this many sections of a book or more is the book's boilerplate, not
+an answer: a translation's notice opening every chapter ("この入門書を書き換えたものが…として
+入手できます。"), a licence line, a running note. It is never quoted."""
+
+
+def boilerplate(chunks, furniture=None) -> frozenset[str]:
+    """Return the keys (``sentences.sentence_key``) of the sentences that stand in REPEATED
+    or more of a book's sections (chunks, with their texts), after their headings
+    (furniture: the pages' running heads, never part of a sentence, ``chunks.shown_text``)."""
+    sections = {}
+    for n, chunk in enumerate(chunks):
+        for _, sentence in sentences.split(text(chunk, furniture), heading_end(chunk)):
+            if not sentences.slight(sentence):
+                sections.setdefault(sentences.sentence_key(sentence), set()).add(n)
+    return frozenset(key for key, found in sections.items() if len(found) >= REPEATED)

@@ -2,6 +2,7 @@
 「第2章の内容」, "… between pp. 100–200") before ranking what is in it."""
 
 from books.models import Page
+from retrieval.index import contents
 from retrieval.question import units
 
 LISTING_LIMIT = 30
@@ -26,7 +27,7 @@ def _in_range(shelf, book_id, plan) -> tuple[set[int], bool]:
     keys, exact = set(range(len(chunks))), not plan.section
     if plan.section:
         key = units.numbered(chunks, *plan.section)
-        keys &= units.subtree(shelf.index(book_id).tree, key)
+        keys &= contents.subtree(shelf.index(book_id).tree, key)
         japanese = plan.section[0] in ("章", "部", "編", "節")
         exact = key is not None and japanese == units.japanese_numbered(chunks[key].title)
     if plan.pages:
