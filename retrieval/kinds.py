@@ -7,7 +7,7 @@ nothing else tests a question's kind.
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from retrieval.ranking import gather
+from retrieval.ranking import following, gather
 from retrieval.question.query import AGGREGATE, COMPARE, LOCATE, LOOKUP, NAVIGATE, RANGE, WHICH_BOOK
 
 
@@ -42,7 +42,7 @@ KINDS = {
     COMPARE: Kind(gather.several, recommends=True, places="parts", names_others=False),
     RANGE: Kind(gather.ranges, recommends=False, names_others=False, scoped=True),
     AGGREGATE: Kind(gather.aggregate, recommends=False, places="listed", scoped=True),
-    NAVIGATE: Kind(gather.navigate, recommends=False),
+    NAVIGATE: Kind(following.navigate, recommends=False),
     LOCATE: Kind(gather.locate, recommends=False, places="indexed"),
 }
 

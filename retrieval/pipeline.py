@@ -25,7 +25,7 @@ from books.text import language_of
 from retrieval import kinds
 from retrieval.answer import interview, present, synthesis
 from retrieval.question import followups, query, scope, suggest
-from retrieval.ranking import gather
+from retrieval.ranking import following, gather
 from retrieval.question.query import COMPARE
 from retrieval.question.reading import Reading, visible_books
 from retrieval.results import Answer, Refined, Result, Thinking, Written
@@ -88,11 +88,11 @@ def _gathered(reading, kind, resolved, context, limit, language, picks) -> gathe
     kind's gatherer; picks["made"] receives the books to read first where gathering needs
     them (asked which book, the cards follow the books in the order the guide names them)."""
     if resolved.choice is not None:
-        return gather.chosen(reading, resolved.choice)
+        return following.chosen(reading, resolved.choice)
     if resolved.navigate:
-        return gather.navigate(reading, context, resolved.navigate)
+        return following.navigate(reading, context, resolved.navigate)
     if resolved.chapter or resolved.within:
-        return gather.in_chapter(reading, context, bool(resolved.chapter), limit)
+        return following.in_chapter(reading, context, bool(resolved.chapter), limit)
     exclude = followups.previous(reading.shelf, context) if resolved.exclude_previous else set()
 
     def recommend_books(gathered):

@@ -3,7 +3,8 @@
 The second step of ``retrieval.pipeline``. Each gatherer takes the question
 read (``retrieval.question.reading.Reading``), a limit and the places to leave out,
 and returns batches of ``Found`` (shown in order) with what the later steps
-need to know (``Gathered``). Ranking itself is ``retrieval.ranking.rank.pool``.
+need to know (``Gathered``). Ranking itself is ``retrieval.ranking.rank.pool``; a
+follow-up's places, read from the previous answer, are ``retrieval.ranking.following``'s.
 """
 
 import re
@@ -14,11 +15,10 @@ from books import bookindex
 from books.text import language_of
 from retrieval.index import shown
 from retrieval.index import contents, names
-from retrieval.question import followups, locator, query, scope, units
+from retrieval.question import locator, query, scope, units
 from retrieval.ranking import captions, indexed, rerank, titled
 from retrieval.question import narrowing
 from retrieval.question.parts import PART_CHOICES, assigned
-from retrieval.question.query import NAVIGATE, RANGE
 from retrieval.ranking.found import Found
 from retrieval.question.analysed import Question
 from retrieval.ranking.rank import pool
@@ -228,49 +228,6 @@ def aggregate(reading, limit, exclude, _recommend=None) -> Gathered:
                             for b, k in narrowing.listing(shelf, allowed)])
         return out
     scored = pool(question, shelf, allowed=allowed, exclude=exclude)
-    out.batches.append([Found(s.book_id, s.key, s.score, question=question)
-                        for s in scored[:limit]])
-    return out
-
-
-def navigate(reading, context, step) -> Gathered:
-    """Return the section after (step 1) or before (step -1) the previous answer's first."""
-    pairs = followups.navigate(reading.shelf, context, step)
-    question = reading.question()
-    return Gathered([[Found(b, k, 1.0, question=question) for b, k in pairs]], type=NAVIGATE)
-
-
-def chosen(reading, option: dict) -> Gathered:
-    """Return the place the reader chose among those the librarian asked about."""
-    book_id = option.get("book_id")
-    if book_id not in reading.shelf.books:
-        return Gathered([[]])
-    chunks = reading.shelf.index(book_id).chunks
-    key = next((c.key for c in chunks if followups.same(c, option)), None)
-    found = [Found(book_id, key, 1.0, question=reading.question())] if key is not None else []
-    return Gathered([found])
-
-
-def in_chapter(reading, context, whole: bool, limit) -> Gathered:
-    """Return the chapter that holds the previous first place (whole), or the best places
-    in it."""
-    shelf, out = reading.shelf, Gathered(type=RANGE if whole else None)
-    first = (context or {}).get("sections", [{}])[0]
-    book_id = first.get("book_id")
-    if book_id not in shelf.books:
-        return out
-    chunks = shelf.index(book_id).chunks
-    here = next((c.key for c in chunks if followups.same(c, first)), None)
-    graph = contents.tree(chunks)
-    chapter = units.containing(chunks, graph, here) if here is not None else None
-    if chapter is None:
-        out.batches.append([])
-        return out
-    question = reading.question()
-    if whole:
-        out.batches.append([Found(book_id, chapter, 1.0, unit=query.CHAPTER, question=question)])
-        return out
-    scored = pool(question, shelf, allowed={book_id: contents.subtree(graph, chapter)})
     out.batches.append([Found(s.book_id, s.key, s.score, question=question)
                         for s in scored[:limit]])
     return out
