@@ -16,7 +16,7 @@ class Kind:
     """How one kind of question is answered."""
 
     gather: Callable
-    """(reading, limit, exclude, recommend) → Gathered."""
+    """(reading, limit, exclude) → Gathered."""
     recommends: bool
     """Whether the books to read first are named (not for a unit, a list or a step)."""
     places: str = "first"

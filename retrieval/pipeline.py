@@ -55,8 +55,11 @@ def iter_results(question, *, user=None, book_ids=None, context=None, limit=10, 
         suggested = suggest.when() == suggest.BEFORE
     reading = Reading(plan, shelf, resolved.question, suggested, scope.read(resolved.question))
     kind = kinds.of(reading.plan.type)
-    picks = {}
-    gathered = _gathered(reading, kind, resolved, context, limit, answer.language, picks)
+    gathered = _gathered(reading, kind, resolved, context, limit)
+    picks = None
+    if gathered.to_order is not None:  # asked which book, the cards follow the books named
+        picks = present.books_to_read(kind, reading, gathered, answer.language)
+        gathered = gather.in_book_order(gathered, picks, shelf, limit)
     results = []
     for batch in gathered.batches:
         for result in present.cards(batch, shelf, len(results)):
@@ -64,9 +67,9 @@ def iter_results(question, *, user=None, book_ids=None, context=None, limit=10, 
             yield result
     answer = replace(answer, type=gathered.type or reading.plan.type, results=tuple(results),
                      note=gathered.note)
-    if "made" not in picks:
-        picks["made"] = present.books_to_read(kind, reading, gathered, answer.language)
-    answer = present.finished(answer, kind, reading, gathered, picks["made"])
+    if picks is None:
+        picks = present.books_to_read(kind, reading, gathered, answer.language)
+    answer = present.finished(answer, kind, reading, gathered, picks)
     narrowed = book_ids is not None or resolved.narrows
     answer = replace(answer, clarify=interview.clarification(answer, reading, gathered, narrowed))
     if not answer.results and not answer.note:
@@ -83,10 +86,9 @@ def _plan(text: str) -> query.Plan:
     return plan
 
 
-def _gathered(reading, kind, resolved, context, limit, language, picks) -> gather.Gathered:
+def _gathered(reading, kind, resolved, context, limit) -> gather.Gathered:
     """Return the places for the question read: a follow-up's step or chapter, else its
-    kind's gatherer; picks["made"] receives the books to read first where gathering needs
-    them (asked which book, the cards follow the books in the order the guide names them)."""
+    kind's gatherer."""
     if resolved.choice is not None:
         return following.chosen(reading, resolved.choice)
     if resolved.navigate:
@@ -94,12 +96,7 @@ def _gathered(reading, kind, resolved, context, limit, language, picks) -> gathe
     if resolved.chapter or resolved.within:
         return following.in_chapter(reading, context, bool(resolved.chapter), limit)
     exclude = followups.previous(reading.shelf, context) if resolved.exclude_previous else set()
-
-    def recommend_books(gathered):
-        picks["made"] = present.books_to_read(kind, reading, gathered, language)
-        return picks["made"] or None
-
-    return gather.gatherer(reading, kind)(reading, limit, exclude, recommend_books)
+    return gather.gatherer(reading, kind)(reading, limit, exclude)
 
 
 def ask(question, *, user=None, book_ids=None, context=None, limit=10, suggested=None) -> Answer:

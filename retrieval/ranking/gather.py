@@ -9,7 +9,7 @@ follow-up's places, read from the previous answer, are ``retrieval.ranking.follo
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from books import bookindex
 from books.text import language_of
@@ -46,9 +46,12 @@ class Gathered:
     """The places are inside the scope the question names (``within_scope``)."""
     type: str | None = None
     """The kind of answer, where gathering changed it (a follow-up's chapter is a range)."""
+    to_order: list[Found] | None = None
+    """A which-book answer's places, before they follow the books to read first: those are
+    named (by presentation) from this ranking, then the pipeline orders them (``in_book_order``)."""
 
 
-def lookup(reading, limit, exclude, _recommend=None) -> Gathered:
+def lookup(reading, limit, exclude) -> Gathered:
     """Return the places that answer the whole question best, with the place the book's own
     index gives for its term among the first (``ranking.indexed``)."""
     out = Gathered()
@@ -90,7 +93,7 @@ def _captioned(reading, found, question, scored) -> Found | None:
                  part=captions.label(item, language_of(reading.text)), pages=(page, page))
 
 
-def within_scope(reading, limit, exclude, _recommend=None) -> Gathered:
+def within_scope(reading, limit, exclude) -> Gathered:
     """Return the places inside the scope the question names (in the books it names) that
     answer what it asks there; where the scope is not on the shelf, the ordinary lookup."""
     books = reading.strong or scope.named_book(reading.scope, reading.shelf, names.all_names())
@@ -106,7 +109,7 @@ def within_scope(reading, limit, exclude, _recommend=None) -> Gathered:
     return out
 
 
-def locate(reading, limit, exclude, _recommend=None) -> Gathered:
+def locate(reading, limit, exclude) -> Gathered:
     """Return the pages the books' own indexes give for the term asked about (or for the
     term their "see" sends the reader to), each under the section it falls in, then the
     best places the words find (the term mentioned elsewhere); without an index entry,
@@ -145,19 +148,23 @@ def locate(reading, limit, exclude, _recommend=None) -> Gathered:
     return out
 
 
-def which_book(reading, limit, exclude, recommend_books) -> Gathered:
-    """Return the places in the books that treat the topic, in the order they are named."""
+def which_book(reading, limit, exclude) -> Gathered:
+    """Return the places in the books that treat the topic, still to be ordered (``to_order``):
+    the cards follow the books to read first, which are named from this ranking."""
     out = Gathered()
-    found = _ranked(reading, reading.question(reading.plan.topic or reading.text, named={}),
-                    4 * limit, exclude, out)
-    picks = recommend_books(out)
-    shelf = reading.shelf
-    out.batches.append(by_book(found, picks, limit,
-                               lambda f: shelf.chunk(f.book_id, f.key).heading_id))
+    out.to_order = _ranked(reading, reading.question(reading.plan.topic or reading.text,
+                                                    named={}), 4 * limit, exclude, out)
     return out
 
 
-def several(reading, limit, exclude, _recommend=None) -> Gathered:
+def in_book_order(gathered, picks, shelf, limit) -> Gathered:
+    """Return gathered with its which-book places (``to_order``) as its one batch of cards,
+    in the order of picks, the books to read first (``by_book``)."""
+    return replace(gathered, batches=[by_book(gathered.to_order, picks, limit,
+                                              lambda f: shelf.chunk(f.book_id, f.key).heading_id)])
+
+
+def several(reading, limit, exclude) -> Gathered:
     """Return the best place for each part (or each named book), then the rest."""
     plan, out = reading.plan, Gathered()
     parts = [part for part in plan.parts if reading.about_something(part)]
@@ -185,7 +192,7 @@ def several(reading, limit, exclude, _recommend=None) -> Gathered:
     return out
 
 
-def ranges(reading, limit, exclude, _recommend=None) -> Gathered:
+def ranges(reading, limit, exclude) -> Gathered:
     """Return the units (chapters, parts, appendices) that hold most of the answer."""
     out = Gathered()
     shelf, unit = reading.shelf, reading.plan.unit
@@ -214,7 +221,7 @@ def _mass(scores, graph, key) -> float:
     return sum(scores.get(k, 0.0) for k in contents.subtree(graph, key))
 
 
-def aggregate(reading, limit, exclude, _recommend=None) -> Gathered:
+def aggregate(reading, limit, exclude) -> Gathered:
     """Return the sections of the range asked for: listed in reading order, or ranked."""
     out, plan, shelf = Gathered(), reading.plan, reading.shelf
     # "part 2 of the LuaTeX-ja manual": that book's part 2, however it prints the number
