@@ -4,7 +4,6 @@ A new kind of answer is one row here and one gathering function (``retrieval.ran
 nothing else tests a question's kind.
 """
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from retrieval.ranking import following, gather
@@ -15,8 +14,8 @@ from retrieval.question.query import AGGREGATE, COMPARE, LOCATE, LOOKUP, NAVIGAT
 class Kind:
     """How one kind of question is answered."""
 
-    gather: Callable
-    """(reading, limit, exclude) → Gathered."""
+    gather: gather.Gatherer
+    """(reading, limit, exclude) → Gathered: the one signature of the table's gatherers."""
     recommends: bool
     """Whether the books to read first are named (not for a unit, a list or a step)."""
     places: str = "first"

@@ -53,9 +53,10 @@ def iter_results(question, *, user=None, book_ids=None, context=None, limit=10, 
     shelf = Shelf(books, narrowed=book_ids is not None or resolved.book_ids is not None)
     if suggested is None:
         suggested = suggest.when() == suggest.BEFORE
-    reading = Reading(plan, shelf, resolved.question, suggested, scope.read(resolved.question))
-    kind = kinds.of(reading.plan.type)
-    gathered = _gathered(reading, kind, resolved, context, limit)
+    reading = Reading(plan, shelf, resolved.question, suggested, scope.read(resolved.question),
+                      follow_up=resolved, previous=context)
+    kind = kinds.of(reading.kind)
+    gathered = _gathered(reading, kind, limit)
     picks = None
     if gathered.to_order is not None:  # asked which book, the cards follow the books named
         picks = present.books_to_read(kind, reading, gathered, answer.language)
@@ -65,8 +66,7 @@ def iter_results(question, *, user=None, book_ids=None, context=None, limit=10, 
         for result in present.cards(batch, shelf, len(results)):
             results.append(result)
             yield result
-    answer = replace(answer, type=gathered.type or reading.plan.type, results=tuple(results),
-                     note=gathered.note)
+    answer = replace(answer, type=reading.kind, results=tuple(results), note=gathered.note)
     if picks is None:
         picks = present.books_to_read(kind, reading, gathered, answer.language)
     answer = present.finished(answer, kind, reading, gathered, picks)
@@ -86,17 +86,13 @@ def _plan(text: str) -> query.Plan:
     return plan
 
 
-def _gathered(reading, kind, resolved, context, limit) -> gather.Gathered:
-    """Return the places for the question read: a follow-up's step or chapter, else its
-    kind's gatherer."""
-    if resolved.choice is not None:
-        return following.chosen(reading, resolved.choice)
-    if resolved.navigate:
-        return following.navigate(reading, context, resolved.navigate)
-    if resolved.chapter or resolved.within:
-        return following.in_chapter(reading, context, bool(resolved.chapter), limit)
-    exclude = followups.previous(reading.shelf, context) if resolved.exclude_previous else set()
-    return gather.gatherer(reading, kind)(reading, limit, exclude)
+def _gathered(reading, kind, limit) -> gather.Gathered:
+    """Return the places for the question read, by a follow-up's gatherer (the place chosen,
+    the next section, that chapter) or else its kind's (``gather.gatherer``)."""
+    gatherer = following.gatherer(reading, kind) or gather.gatherer(reading, kind)
+    exclude = (followups.previous(reading.shelf, reading.previous)
+               if reading.follow_up.exclude_previous else set())
+    return gatherer(reading, limit, exclude)
 
 
 def ask(question, *, user=None, book_ids=None, context=None, limit=10, suggested=None) -> Answer:

@@ -8,21 +8,35 @@ first place, and the chapter that holds it (or the best places inside it).
 
 from retrieval.index import contents
 from retrieval.question import followups, query, units
-from retrieval.question.query import NAVIGATE, RANGE
 from retrieval.ranking.found import Found
-from retrieval.ranking.gather import Gathered
+from retrieval.ranking.gather import Gathered, Gatherer
 from retrieval.ranking.rank import pool
 
 
-def navigate(reading, context, step) -> Gathered:
-    """Return the section after (step 1) or before (step -1) the previous answer's first."""
-    pairs = followups.navigate(reading.shelf, context, step)
+def gatherer(reading, kind) -> Gatherer | None:
+    """Return the gathering function for a follow-up, or None for a question of its own
+    (``gather.gatherer``): the place chosen, the next or previous section (its kind's, the
+    NAVIGATE row of ``kinds.KINDS``), that chapter (a range) or the best places inside it."""
+    follow_up = reading.follow_up
+    if follow_up.choice is not None:
+        return chosen
+    if follow_up.navigate:
+        return kind.gather
+    if follow_up.chapter or follow_up.within:
+        return in_chapter
+    return None
+
+
+def navigate(reading, limit, exclude) -> Gathered:
+    """Return the section after (a step of 1) or before (-1) the previous answer's first."""
+    pairs = followups.navigate(reading.shelf, reading.previous, reading.follow_up.navigate)
     question = reading.question()
-    return Gathered([[Found(b, k, 1.0, question=question) for b, k in pairs]], type=NAVIGATE)
+    return Gathered([[Found(b, k, 1.0, question=question) for b, k in pairs]])
 
 
-def chosen(reading, option: dict) -> Gathered:
+def chosen(reading, limit, exclude) -> Gathered:
     """Return the place the reader chose among those the librarian asked about."""
+    option = reading.follow_up.choice
     book_id = option.get("book_id")
     if book_id not in reading.shelf.books:
         return Gathered([[]])
@@ -32,11 +46,11 @@ def chosen(reading, option: dict) -> Gathered:
     return Gathered([found])
 
 
-def in_chapter(reading, context, whole: bool, limit) -> Gathered:
-    """Return the chapter that holds the previous first place (whole), or the best places
-    in it."""
-    shelf, out = reading.shelf, Gathered(type=RANGE if whole else None)
-    first = (context or {}).get("sections", [{}])[0]
+def in_chapter(reading, limit, exclude) -> Gathered:
+    """Return the chapter that holds the previous first place (where the follow-up asks for
+    that chapter), or the best places in it."""
+    shelf, out, whole = reading.shelf, Gathered(), reading.follow_up.chapter
+    first = (reading.previous or {}).get("sections", [{}])[0]
     book_id = first.get("book_id")
     if book_id not in shelf.books:
         return out

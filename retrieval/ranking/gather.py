@@ -8,8 +8,8 @@ follow-up's places, read from the previous answer, are ``retrieval.ranking.follo
 """
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import Protocol
 
 from books import bookindex
 from books.text import language_of
@@ -44,11 +44,17 @@ class Gathered:
     note: str = ""
     scoped: bool = False
     """The places are inside the scope the question names (``within_scope``)."""
-    type: str | None = None
-    """The kind of answer, where gathering changed it (a follow-up's chapter is a range)."""
     to_order: list[Found] | None = None
     """A which-book answer's places, before they follow the books to read first: those are
     named (by presentation) from this ranking, then the pipeline orders them (``in_book_order``)."""
+
+
+class Gatherer(Protocol):
+    """The one signature of every gathering function (each row of ``kinds.KINDS``, the
+    follow-ups', ``within_scope``): the question read, how many places at most, the
+    (book id, key) places to leave out. Those that need neither take them all the same."""
+
+    def __call__(self, reading, limit: int, exclude: set) -> Gathered: ...
 
 
 def lookup(reading, limit, exclude) -> Gathered:
@@ -240,7 +246,7 @@ def aggregate(reading, limit, exclude) -> Gathered:
     return out
 
 
-def gatherer(reading, kind) -> Callable:
+def gatherer(reading, kind) -> Gatherer:
     """Return the gathering function for the question read: its kind's (a row of
     ``kinds.KINDS``), or several places where it asks the same of each of two books it names
     ("in beamer and in memoir"), or the places inside the scope it names."""
