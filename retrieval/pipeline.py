@@ -2,9 +2,13 @@
 
     read     ``question/``  the follow-up resolved (``followups``), the plan (``query``),
                             the books the question names (``naming``), the scope it
-                            names (``scope``): ``reading.Reading``
+                            names (``scope``), and so the kind of answer, decided once:
+                            ``reading.Reading``
     gather   ``ranking/``   the places, by the one table of kinds (``kinds.KINDS``,
-                            ``ranking.gather``), ranked by ``rank.pool`` over the shelf
+                            ``ranking.gather``; a follow-up's, ``ranking.following``),
+                            ranked by ``rank.pool`` over the shelf; the answer's kind
+                            is never changed here (asked which book, the pipeline orders
+                            the cards by the books presentation names first)
     present  ``answer/``    each card as soon as it is made, then the books to read
                             first (``recommend``), the places and the guide (``guide``),
                             the one short question where places are close (``interview``)
