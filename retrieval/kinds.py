@@ -4,10 +4,9 @@ A new kind of answer is one row here and one gathering function (``retrieval.ran
 nothing else tests a question's kind.
 """
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
-from retrieval.ranking import gather
+from retrieval.ranking import following, gather
 from retrieval.question.query import AGGREGATE, COMPARE, LOCATE, LOOKUP, NAVIGATE, RANGE, WHICH_BOOK
 
 
@@ -15,8 +14,8 @@ from retrieval.question.query import AGGREGATE, COMPARE, LOCATE, LOOKUP, NAVIGAT
 class Kind:
     """How one kind of question is answered."""
 
-    gather: Callable
-    """(reading, limit, exclude, recommend) → Gathered."""
+    gather: gather.Gatherer
+    """(reading, limit, exclude) → Gathered: the one signature of the table's gatherers."""
     recommends: bool
     """Whether the books to read first are named (not for a unit, a list or a step)."""
     places: str = "first"
@@ -42,7 +41,7 @@ KINDS = {
     COMPARE: Kind(gather.several, recommends=True, places="parts", names_others=False),
     RANGE: Kind(gather.ranges, recommends=False, names_others=False, scoped=True),
     AGGREGATE: Kind(gather.aggregate, recommends=False, places="listed", scoped=True),
-    NAVIGATE: Kind(gather.navigate, recommends=False),
+    NAVIGATE: Kind(following.navigate, recommends=False),
     LOCATE: Kind(gather.locate, recommends=False, places="indexed"),
 }
 

@@ -2,9 +2,13 @@
 
     read     ``question/``  the follow-up resolved (``followups``), the plan (``query``),
                             the books the question names (``naming``), the scope it
-                            names (``scope``): ``reading.Reading``
+                            names (``scope``), and so the kind of answer, decided once:
+                            ``reading.Reading``
     gather   ``ranking/``   the places, by the one table of kinds (``kinds.KINDS``,
-                            ``ranking.gather``), ranked by ``rank.pool`` over the shelf
+                            ``ranking.gather``; a follow-up's, ``ranking.following``),
+                            ranked by ``rank.pool`` over the shelf; the answer's kind
+                            is never changed here (asked which book, the pipeline orders
+                            the cards by the books presentation names first)
     present  ``answer/``    each card as soon as it is made, then the books to read
                             first (``recommend``), the places and the guide (``guide``),
                             the one short question where places are close (``interview``)
@@ -25,7 +29,7 @@ from books.text import language_of
 from retrieval import kinds
 from retrieval.answer import interview, present, synthesis
 from retrieval.question import followups, query, scope, suggest
-from retrieval.ranking import gather
+from retrieval.ranking import following, gather
 from retrieval.question.query import COMPARE
 from retrieval.question.reading import Reading, visible_books
 from retrieval.results import Answer, Refined, Result, Thinking, Written
@@ -53,20 +57,23 @@ def iter_results(question, *, user=None, book_ids=None, context=None, limit=10, 
     shelf = Shelf(books, narrowed=book_ids is not None or resolved.book_ids is not None)
     if suggested is None:
         suggested = suggest.when() == suggest.BEFORE
-    reading = Reading(plan, shelf, resolved.question, suggested, scope.read(resolved.question))
-    kind = kinds.of(reading.plan.type)
-    picks = {}
-    gathered = _gathered(reading, kind, resolved, context, limit, answer.language, picks)
+    reading = Reading(plan, shelf, resolved.question, suggested, scope.read(resolved.question),
+                      follow_up=resolved, previous=context)
+    kind = kinds.of(reading.kind)
+    gathered = _gathered(reading, kind, limit)
+    picks = None
+    if gathered.to_order is not None:  # asked which book, the cards follow the books named
+        picks = present.books_to_read(kind, reading, gathered, answer.language)
+        gathered = gather.in_book_order(gathered, picks, shelf, limit)
     results = []
     for batch in gathered.batches:
         for result in present.cards(batch, shelf, len(results)):
             results.append(result)
             yield result
-    answer = replace(answer, type=gathered.type or reading.plan.type, results=tuple(results),
-                     note=gathered.note)
-    if "made" not in picks:
-        picks["made"] = present.books_to_read(kind, reading, gathered, answer.language)
-    answer = present.finished(answer, kind, reading, gathered, picks["made"])
+    answer = replace(answer, type=reading.kind, results=tuple(results), note=gathered.note)
+    if picks is None:
+        picks = present.books_to_read(kind, reading, gathered, answer.language)
+    answer = present.finished(answer, kind, reading, gathered, picks)
     narrowed = book_ids is not None or resolved.narrows
     answer = replace(answer, clarify=interview.clarification(answer, reading, gathered, narrowed))
     if not answer.results and not answer.note:
@@ -83,23 +90,13 @@ def _plan(text: str) -> query.Plan:
     return plan
 
 
-def _gathered(reading, kind, resolved, context, limit, language, picks) -> gather.Gathered:
-    """Return the places for the question read: a follow-up's step or chapter, else its
-    kind's gatherer; picks["made"] receives the books to read first where gathering needs
-    them (asked which book, the cards follow the books in the order the guide names them)."""
-    if resolved.choice is not None:
-        return gather.chosen(reading, resolved.choice)
-    if resolved.navigate:
-        return gather.navigate(reading, context, resolved.navigate)
-    if resolved.chapter or resolved.within:
-        return gather.in_chapter(reading, context, bool(resolved.chapter), limit)
-    exclude = followups.previous(reading.shelf, context) if resolved.exclude_previous else set()
-
-    def recommend_books(gathered):
-        picks["made"] = present.books_to_read(kind, reading, gathered, language)
-        return picks["made"] or None
-
-    return gather.gatherer(reading, kind)(reading, limit, exclude, recommend_books)
+def _gathered(reading, kind, limit) -> gather.Gathered:
+    """Return the places for the question read, by a follow-up's gatherer (the place chosen,
+    the next section, that chapter) or else its kind's (``gather.gatherer``)."""
+    gatherer = following.gatherer(reading, kind) or gather.gatherer(reading, kind)
+    exclude = (followups.previous(reading.shelf, reading.previous)
+               if reading.follow_up.exclude_previous else set())
+    return gatherer(reading, limit, exclude)
 
 
 def ask(question, *, user=None, book_ids=None, context=None, limit=10, suggested=None) -> Answer:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from retrieval.text import analysis
 from retrieval.question import naming as named_books
+from retrieval.question.query import NAVIGATE, RANGE
 
 ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3,
             "4th": 3, "fifth": 4, "5th": 4, "last": -1, "最初": 0, "一冊目": 0, "1冊目": 0,
@@ -101,6 +102,14 @@ class FollowUp:
     """(book id, chapter key): look only inside that chapter."""
     choice: dict | None = None
     """The place the reader chose among those the previous answer asked about."""
+
+    @property
+    def kind(self) -> str | None:
+        """Return the kind of answer the follow-up asks for where it is not its question's:
+        the next or previous section (a step), that chapter (a range); else None."""
+        if self.navigate:
+            return NAVIGATE
+        return RANGE if self.chapter else None
 
     @property
     def narrows(self) -> bool:

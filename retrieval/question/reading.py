@@ -13,6 +13,7 @@ from retrieval.text import analysis
 from retrieval.question import naming as named_books
 from retrieval.question.query import LOOKUP
 from retrieval.question.analysed import Question
+from retrieval.question.followups import FollowUp
 from retrieval.question.scope import Scope
 
 STRONG = 0.5  # a book named at least this strongly is one the question asks about
@@ -35,8 +36,13 @@ class Reading:
     """One question being answered: its plan, the books it names, the scope it names, how to
     ask the ranking."""
 
-    def __init__(self, plan, shelf, text, suggested=False, scope: Scope | None = None):
+    def __init__(self, plan, shelf, text, suggested=False, scope: Scope | None = None,
+                 follow_up: FollowUp | None = None, previous: dict | None = None):
         self.plan, self.shelf, self.text = plan, shelf, text
+        self.follow_up = follow_up or FollowUp(text)
+        """What the question asks of the previous answer (``followups.follow_up``)."""
+        self.previous = previous
+        """The previous answer a follow-up is read against (``Answer.context()``), or None."""
         self.asks_model = suggested
         self.names = _book_names(shelf, text)
         self.refs = named_books.references(plan.refs, plan.mentions, self.names)
@@ -50,6 +56,9 @@ class Reading:
         if self.scope:
             self.plan = query.Plan(LOOKUP, self.asked, refs=plan.refs, mentions=plan.mentions,
                                    beginner=plan.beginner)
+        self.kind = self.follow_up.kind or self.plan.type
+        """The kind of answer (a row of ``kinds.KINDS``), decided here once: the follow-up's
+        own (the next section, that chapter), else the plan's (a lookup inside a scope)."""
 
     def question(self, text: str | None = None, named=None) -> Question:
         """Return text (what the question asks, by default) as the ranking reads it."""

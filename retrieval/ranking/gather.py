@@ -3,22 +3,22 @@
 The second step of ``retrieval.pipeline``. Each gatherer takes the question
 read (``retrieval.question.reading.Reading``), a limit and the places to leave out,
 and returns batches of ``Found`` (shown in order) with what the later steps
-need to know (``Gathered``). Ranking itself is ``retrieval.ranking.rank.pool``.
+need to know (``Gathered``). Ranking itself is ``retrieval.ranking.rank.pool``; a
+follow-up's places, read from the previous answer, are ``retrieval.ranking.following``'s.
 """
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Protocol
 
 from books import bookindex
 from books.text import language_of
 from retrieval.index import shown
 from retrieval.index import contents, names
-from retrieval.question import followups, locator, query, scope, units
+from retrieval.question import locator, query, scope, units
 from retrieval.ranking import captions, indexed, rerank, titled
 from retrieval.question import narrowing
 from retrieval.question.parts import PART_CHOICES, assigned
-from retrieval.question.query import NAVIGATE, RANGE
 from retrieval.ranking.found import Found
 from retrieval.question.analysed import Question
 from retrieval.ranking.rank import pool
@@ -44,11 +44,20 @@ class Gathered:
     note: str = ""
     scoped: bool = False
     """The places are inside the scope the question names (``within_scope``)."""
-    type: str | None = None
-    """The kind of answer, where gathering changed it (a follow-up's chapter is a range)."""
+    to_order: list[Found] | None = None
+    """A which-book answer's places, before they follow the books to read first: those are
+    named (by presentation) from this ranking, then the pipeline orders them (``in_book_order``)."""
 
 
-def lookup(reading, limit, exclude, _recommend=None) -> Gathered:
+class Gatherer(Protocol):
+    """The one signature of every gathering function (each row of ``kinds.KINDS``, the
+    follow-ups', ``within_scope``): the question read, how many places at most, the
+    (book id, key) places to leave out. Those that need neither take them all the same."""
+
+    def __call__(self, reading, limit: int, exclude: set) -> Gathered: ...
+
+
+def lookup(reading, limit, exclude) -> Gathered:
     """Return the places that answer the whole question best, with the place the book's own
     index gives for its term among the first (``ranking.indexed``)."""
     out = Gathered()
@@ -90,7 +99,7 @@ def _captioned(reading, found, question, scored) -> Found | None:
                  part=captions.label(item, language_of(reading.text)), pages=(page, page))
 
 
-def within_scope(reading, limit, exclude, _recommend=None) -> Gathered:
+def within_scope(reading, limit, exclude) -> Gathered:
     """Return the places inside the scope the question names (in the books it names) that
     answer what it asks there; where the scope is not on the shelf, the ordinary lookup."""
     books = reading.strong or scope.named_book(reading.scope, reading.shelf, names.all_names())
@@ -106,7 +115,7 @@ def within_scope(reading, limit, exclude, _recommend=None) -> Gathered:
     return out
 
 
-def locate(reading, limit, exclude, _recommend=None) -> Gathered:
+def locate(reading, limit, exclude) -> Gathered:
     """Return the pages the books' own indexes give for the term asked about (or for the
     term their "see" sends the reader to), each under the section it falls in, then the
     best places the words find (the term mentioned elsewhere); without an index entry,
@@ -145,19 +154,23 @@ def locate(reading, limit, exclude, _recommend=None) -> Gathered:
     return out
 
 
-def which_book(reading, limit, exclude, recommend_books) -> Gathered:
-    """Return the places in the books that treat the topic, in the order they are named."""
+def which_book(reading, limit, exclude) -> Gathered:
+    """Return the places in the books that treat the topic, still to be ordered (``to_order``):
+    the cards follow the books to read first, which are named from this ranking."""
     out = Gathered()
-    found = _ranked(reading, reading.question(reading.plan.topic or reading.text, named={}),
-                    4 * limit, exclude, out)
-    picks = recommend_books(out)
-    shelf = reading.shelf
-    out.batches.append(by_book(found, picks, limit,
-                               lambda f: shelf.chunk(f.book_id, f.key).heading_id))
+    out.to_order = _ranked(reading, reading.question(reading.plan.topic or reading.text,
+                                                    named={}), 4 * limit, exclude, out)
     return out
 
 
-def several(reading, limit, exclude, _recommend=None) -> Gathered:
+def in_book_order(gathered, picks, shelf, limit) -> Gathered:
+    """Return gathered with its which-book places (``to_order``) as its one batch of cards,
+    in the order of picks, the books to read first (``by_book``)."""
+    return replace(gathered, batches=[by_book(gathered.to_order, picks, limit,
+                                              lambda f: shelf.chunk(f.book_id, f.key).heading_id)])
+
+
+def several(reading, limit, exclude) -> Gathered:
     """Return the best place for each part (or each named book), then the rest."""
     plan, out = reading.plan, Gathered()
     parts = [part for part in plan.parts if reading.about_something(part)]
@@ -185,7 +198,7 @@ def several(reading, limit, exclude, _recommend=None) -> Gathered:
     return out
 
 
-def ranges(reading, limit, exclude, _recommend=None) -> Gathered:
+def ranges(reading, limit, exclude) -> Gathered:
     """Return the units (chapters, parts, appendices) that hold most of the answer."""
     out = Gathered()
     shelf, unit = reading.shelf, reading.plan.unit
@@ -214,7 +227,7 @@ def _mass(scores, graph, key) -> float:
     return sum(scores.get(k, 0.0) for k in contents.subtree(graph, key))
 
 
-def aggregate(reading, limit, exclude, _recommend=None) -> Gathered:
+def aggregate(reading, limit, exclude) -> Gathered:
     """Return the sections of the range asked for: listed in reading order, or ranked."""
     out, plan, shelf = Gathered(), reading.plan, reading.shelf
     # "part 2 of the LuaTeX-ja manual": that book's part 2, however it prints the number
@@ -233,50 +246,7 @@ def aggregate(reading, limit, exclude, _recommend=None) -> Gathered:
     return out
 
 
-def navigate(reading, context, step) -> Gathered:
-    """Return the section after (step 1) or before (step -1) the previous answer's first."""
-    pairs = followups.navigate(reading.shelf, context, step)
-    question = reading.question()
-    return Gathered([[Found(b, k, 1.0, question=question) for b, k in pairs]], type=NAVIGATE)
-
-
-def chosen(reading, option: dict) -> Gathered:
-    """Return the place the reader chose among those the librarian asked about."""
-    book_id = option.get("book_id")
-    if book_id not in reading.shelf.books:
-        return Gathered([[]])
-    chunks = reading.shelf.index(book_id).chunks
-    key = next((c.key for c in chunks if followups.same(c, option)), None)
-    found = [Found(book_id, key, 1.0, question=reading.question())] if key is not None else []
-    return Gathered([found])
-
-
-def in_chapter(reading, context, whole: bool, limit) -> Gathered:
-    """Return the chapter that holds the previous first place (whole), or the best places
-    in it."""
-    shelf, out = reading.shelf, Gathered(type=RANGE if whole else None)
-    first = (context or {}).get("sections", [{}])[0]
-    book_id = first.get("book_id")
-    if book_id not in shelf.books:
-        return out
-    chunks = shelf.index(book_id).chunks
-    here = next((c.key for c in chunks if followups.same(c, first)), None)
-    graph = contents.tree(chunks)
-    chapter = units.containing(chunks, graph, here) if here is not None else None
-    if chapter is None:
-        out.batches.append([])
-        return out
-    question = reading.question()
-    if whole:
-        out.batches.append([Found(book_id, chapter, 1.0, unit=query.CHAPTER, question=question)])
-        return out
-    scored = pool(question, shelf, allowed={book_id: contents.subtree(graph, chapter)})
-    out.batches.append([Found(s.book_id, s.key, s.score, question=question)
-                        for s in scored[:limit]])
-    return out
-
-
-def gatherer(reading, kind) -> Callable:
+def gatherer(reading, kind) -> Gatherer:
     """Return the gathering function for the question read: its kind's (a row of
     ``kinds.KINDS``), or several places where it asks the same of each of two books it names
     ("in beamer and in memoir"), or the places inside the scope it names."""
