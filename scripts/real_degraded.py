@@ -8,7 +8,7 @@ The pages are those ``bookbench --ocr-side-by-side`` reads of the real set's dev
 (``bench.side_by_side.load_real``: proofread text beside each scan, rendered as the ocr
 stage renders it). Each problem is made on the rendered page, the same for every engine:
 
-- ``skew N``: the page turned N degrees (a page laid crooked on the glass);
+- ``skew N``: the page turned N degrees anticlockwise (a page laid crooked on the glass);
 - ``low contrast``: ink and paper pressed to grey on grey (a faded print, a dim camera);
 - ``bleed-through``: the next page's text seen through the paper, mirrored, faint;
 - ``gutter shadow``: a dark band fading in from the binding's edge;
@@ -91,6 +91,8 @@ PROBLEMS = {
     "as scanned": lambda image, _other: image,
     "skew 1°": skewed(1.0),
     "skew 3°": skewed(3.0),
+    "skew -3°": skewed(-3.0),
+    "skew 6°": skewed(6.0),
     "low contrast": low_contrast,
     "bleed-through": bleed_through,
     "gutter shadow": gutter_shadow,

@@ -56,6 +56,27 @@ class TestLayout:
         ]
         assert [line["text"] for line in layout.page_lines(raw, 1.0)] == ["1.2 Title", "17", "second row"]
 
+    def test_a_crooked_page_is_read_in_the_order_its_lines_run(self):
+        # A page turned 3°: each line rises 40 px across its 770, so its upright box is two
+        # lines tall, and a paragraph's indented first line shares a "row" with the line
+        # under it, which starts further left.
+        def slanted(x0, y0, text, rise=0.0524, height=40):
+            top = ((x0, y0), (800, y0 - rise * (800 - x0)))
+            return RawLine((*top, (800, top[1][1] + height), (x0, y0 + height)), text, 1.0)
+
+        raw = [slanted(31, 100 + 38 * row, f"line {row} of the first paragraph")
+               for row in range(3)]
+        raw.append(slanted(80, 100 + 38 * 3 + 49 * 0.0524, "The second paragraph, indented"))
+        raw.append(slanted(31, 100 + 38 * 4, "and its second line"))
+        texts = [line["text"] for line in layout.page_lines(raw[::-1], 1.0)]
+        assert texts == [line.text for line in raw]
+        assert layout.slant(raw) == pytest.approx(-3.0, abs=0.1)
+
+    def test_a_level_page_has_no_slant(self):
+        raw = [RawLine(quad(100, 100 + 20 * row, 500, 116 + 20 * row), "a line of text", 1.0)
+               for row in range(6)]
+        assert layout.slant(raw) == 0.0
+
     def test_vertical_pages_read_right_to_left_by_column(self):
         raw = [
             RawLine(quad(100, 50, 130, 300), "左の列", 1.0),
