@@ -1,6 +1,6 @@
 """Which printed pages a book's scan lacks, and the contents entries whose page is not there.
 
-The index stage stores each anomaly the folios show (``toc.sequence``) with the printed
+The contents stage stores each anomaly the folios show (``toc.sequence``) with the printed
 pages concerned (first and last) and, for missing pages, how many; its sentence is
 worded when shown (``indexing.notes``).
 """

@@ -13,7 +13,7 @@ from django.utils.translation import gettext, gettext_lazy, gettext_noop, ngette
 
 from indexing import estimate, runner
 from indexing.models import StageRun, pipeline_active
-from indexing.stages import STAGES
+from indexing.stages import STAGES, current_name
 from indexing.worker import nudge
 from librarian.config import setting
 
@@ -177,8 +177,9 @@ def shelf_progress(books) -> dict[int, BookProgress]:
 
 
 def retry_stage(book, stage: str) -> bool:
-    """Queue a failed stage of book again; return False if it had not failed."""
-    run = StageRun.objects.filter(book=book, stage=stage).first()
+    """Queue a failed stage of book again; return False if it had not failed. A stage's old
+    name (a link or an API client from before a rename) is read as its new one."""
+    run = StageRun.objects.filter(book=book, stage=current_name(stage)).first()
     if run is None or not runner.retry(run):
         return False
     nudge()

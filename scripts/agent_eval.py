@@ -134,7 +134,7 @@ def seed(book_id: str, pdf: Path, lines: Path):
         book=book, number=page["number"], width=page["width"], height=page["height"],
         source=Page.Source.OCR, lines=page["lines"], gutter=page.get("gutter"),
         text=textlayer.page_text(page["lines"])) for page in json.loads(lines.read_text()))
-    run_pending("agent-eval", stages=["ocr", "ingest", "index"], book_id=book.pk)
+    run_pending("agent-eval", stages=["ocr", "ingest", "contents"], book_id=book.pk)
     print(f"{book_id}: made from {lines}", flush=True)
     return book
 

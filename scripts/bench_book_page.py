@@ -29,7 +29,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-STAGES = "previews,ocr,ingest,index"
+STAGES = "previews,ocr,ingest,contents"
 USER, PASSWORD = "bench", "bench-password"
 CREATE_USER = f"""
 from django.contrib.auth.models import User

@@ -35,7 +35,7 @@ def test_a_librarian_registers_a_book(alice_client, english_pdf):
     assert body["book"]["title"] == "Boats"
     assert body["book"]["pages"] == 3
     assert body["book"]["stages"]["ocr"]["status"] == "pending"
-    assert list(body["book"]["stages"]) == ["previews", "ocr", "ingest", "index", "backindex",
+    assert list(body["book"]["stages"]) == ["previews", "ocr", "ingest", "contents", "backindex",
                                             "verify", "embed"]
 
 

@@ -34,7 +34,7 @@ def test_addbook_wait_json_processes_and_reports(english_pdf):
     assert report["title"] == "Boats"
     assert report["pages"] == 3
     assert {name: stage["status"] for name, stage in report["stages"].items()} == {
-        "previews": "done", "ocr": "done", "ingest": "done", "index": "done", "backindex": "done",
+        "previews": "done", "ocr": "done", "ingest": "done", "contents": "done", "backindex": "done",
         "verify": "done", "embed": "done",
     }
     assert all(stage["seconds"] >= 0 and stage["error"] is None for stage in report["stages"].values())
@@ -111,7 +111,7 @@ def test_runworker_once_queues_stages_added_after_a_book_came_in(shelve, english
     call_command("runworker", "--once", stdout=out)
     assert "Queued new stages for 1 book(s)" in out.getvalue()
     assert dict(book.stage_runs.values_list("stage", "status")) == dict.fromkeys(
-        ["previews", "ocr", "ingest", "index", "backindex", "verify", "embed"], "done")
+        ["previews", "ocr", "ingest", "contents", "backindex", "verify", "embed"], "done")
 
 
 def test_runworker_rejects_unknown_stages():

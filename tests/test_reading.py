@@ -50,7 +50,7 @@ def test_a_book_waiting_for_its_next_stage_is_still_being_read(fune):
 
 
 def test_finished_and_failed_books_are_not_being_read(boats, fune):
-    at_stage(fune, "index", status=Status.FAILED)
+    at_stage(fune, "contents", status=Status.FAILED)
     assert reading.being_read() == []
 
 

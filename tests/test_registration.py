@@ -37,7 +37,7 @@ def test_it_registers_a_pdf(english_pdf, data_dir):
         ("previews", "pending"),
         ("ocr", "pending"),
         ("ingest", "pending"),
-        ("index", "pending"),
+        ("contents", "pending"),
         ("backindex", "pending"),
         ("verify", "pending"),
         ("embed", "pending"),

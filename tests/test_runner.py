@@ -226,7 +226,7 @@ class TestTheRealPipeline:
         book = shelve(english_pdf)
         runs = {run.stage: run for run in book.stage_runs.all()}
         assert {name: run.status for name, run in runs.items()} == {
-            "previews": "done", "ocr": "done", "ingest": "done", "index": "done",
+            "previews": "done", "ocr": "done", "ingest": "done", "contents": "done",
             "backindex": "done", "verify": "done", "embed": "done",
         }
         assert runs["ocr"].summary == "3 pages, 3 from the text layer."
@@ -306,25 +306,34 @@ def _boats_with_folios(tmp_path):
 
 
 def test_an_upgrade_recovers_finished_books_contents_again(shelve, tmp_path):
-    """Migration 0003: index, verify and embed run again; OCR and ingest are kept."""
-    import importlib
-
-    from django.apps import apps
-
+    """Migration 0003: contents, verify and embed run again; OCR and ingest are kept."""
     book = shelve(_boats_with_folios(tmp_path))
     assert set(book.stage_runs.values_list("status", flat=True)) == {"done"}
     before = list(book.headings.values_list("title", "page"))
     assert before == [("1 Sails", 2), ("2 Knots", 3), ("3 Tides", 4)]
-    importlib.import_module("indexing.migrations.0003_recover_contents_again").requeue(apps, None)
+    _as_it_ran("0003_recover_contents_again", "requeue")
     _recovered_again(book)
     assert list(book.headings.values_list("title", "page")) == before
+
+
+def _as_it_ran(migration: str, function: str):
+    """Run a migration from before 0010 as it ran: on runs named as they were then (the
+    contents stage was "index"), renamed after it as 0010 renames them."""
+    import importlib
+
+    from django.apps import apps
+
+    rename = importlib.import_module("indexing.migrations.0010_contents_stage")
+    rename.backwards(apps, None)
+    getattr(importlib.import_module(f"indexing.migrations.{migration}"), function)(apps, None)
+    rename.forwards(apps, None)
 
 
 def _recovered_again(book):
     """Check that book's contents are recovered again, and nothing is read by OCR again."""
     status = dict(book.stage_runs.values_list("stage", "status"))
     # The book-index stage came after these migrations: they leave it as it is.
-    assert status == {"previews": "done", "ocr": "done", "ingest": "done", "index": "pending",
+    assert status == {"previews": "done", "ocr": "done", "ingest": "done", "contents": "pending",
                       "backindex": "done", "verify": "pending", "embed": "pending"}
     runner.run_pending("test-worker")
     assert set(book.stage_runs.values_list("status", flat=True)) == {"done"}
@@ -352,34 +361,26 @@ def test_the_tidy_titles_migration_sets_numbers_apart_and_embeds_again(shelve, t
 
 
 def test_the_parts_migration_recovers_again_only_the_books_that_print_parts(shelve, tmp_path):
-    import importlib
-
-    from django.apps import apps
-
     book = shelve(_boats_with_folios(tmp_path))
-    importlib.import_module("indexing.migrations.0008_recover_parts_again").requeue(apps, None)
+    _as_it_ran("0008_recover_parts_again", "requeue")
     assert set(book.stage_runs.values_list("status", flat=True)) == {"done"}  # no parts
     book.headings.filter(title="1 Sails").update(title="I Sails")
     book.headings.filter(title="2 Knots").update(title="II Knots")
-    importlib.import_module("indexing.migrations.0008_recover_parts_again").requeue(apps, None)
+    _as_it_ran("0008_recover_parts_again", "requeue")
     _recovered_again(book)
     assert list(book.headings.values_list("title", flat=True)) == ["1 Sails", "2 Knots", "3 Tides"]
 
 
 def test_the_previews_migration_puts_previews_first_for_books_already_shelved(shelve, english_pdf):
-    import importlib
-
-    from django.apps import apps
-
     book = shelve(english_pdf)
     # a book from before the stage (and before the book-index stage)
     book.stage_runs.filter(stage__in=["previews", "backindex"]).delete()
-    for position, stage in enumerate(["ocr", "ingest", "index", "verify", "embed"]):
+    for position, stage in enumerate(["ocr", "ingest", "contents", "verify", "embed"]):
         book.stage_runs.filter(stage=stage).update(position=position)
-    importlib.import_module("indexing.migrations.0004_previews_stage").add_previews(apps, None)
+    _as_it_ran("0004_previews_stage", "add_previews")
     runs = list(book.stage_runs.order_by("position").values_list("stage", "position", "status"))
     assert runs == [("previews", 0, "pending"), ("ocr", 1, "done"), ("ingest", 2, "done"),
-                    ("index", 3, "done"), ("verify", 4, "done"), ("embed", 5, "done")]
+                    ("contents", 3, "done"), ("verify", 4, "done"), ("embed", 5, "done")]
     runner.run_pending("test-worker")
     assert book.stage_runs.get(stage="previews").status == "done"
 

@@ -5,7 +5,7 @@ from django.utils import translation
 
 from books.anomalies import not_in_scan
 from indexing.notes import anomaly_text
-from indexing.stages.index import stored
+from indexing.stages.contents import stored
 from toc.sequence import _said
 
 MISSING = stored(_said("missing_page", [370, 371], "scan_missing", ("371", "374"), 4))

@@ -137,13 +137,13 @@ def test_every_use_of_the_model_goes_through_the_server(served, settings, chat_s
 def test_the_verify_agent_asks_the_server_and_code_checks_its_answer(
         settings, chat_server, shelve, tmp_path, monkeypatch):
     from books.models import ReviewFlag
-    from indexing.stages import index
+    from indexing.stages import contents
     from tests.pdfs import make_pdf
     from tests.test_verify_stage import PAGES, UP_TO_VERIFY, result
     from indexing.runner import run_pending
 
     settings.LIBRARIAN_LLM_URL = chat_server.url
-    monkeypatch.setattr(index.toc, "recover", lambda pages, outline=(): result(False))
+    monkeypatch.setattr(contents.toc, "recover", lambda pages, outline=(): result(False))
     before = chat_server.requests("/v1/chat/completions")
     book = shelve(make_pdf(tmp_path / "sails.pdf", PAGES), process=False)
     run_pending("test-worker", stages=UP_TO_VERIFY, book_id=book.pk)

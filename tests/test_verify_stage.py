@@ -11,13 +11,13 @@ from books.models import Heading, ReviewFlag
 from indexing import notes
 from indexing.contract import StageContext
 from indexing.runner import run_pending
-from indexing.stages import index
+from indexing.stages import contents
 from indexing.stages.verify import VerifyStage
 from toc import Anomaly, Entry, TocResult
 from tests.pdfs import make_pdf
 
 pytestmark = pytest.mark.django_db
-UP_TO_VERIFY = ["previews", "ocr", "ingest", "index", "backindex", "verify"]  # later stages are not this file's
+UP_TO_VERIFY = ["previews", "ocr", "ingest", "contents", "backindex", "verify"]  # later stages are not this file's
 
 PAGES = [
     "Contents\n1 Sails .... 1\n1.1 Mainsail .... 1\n1.2 The Jib .... 3\n2 Knots .... 4",
@@ -84,7 +84,7 @@ def book_with(shelve, tmp_path, monkeypatch, settings):
             setattr(settings, f"LIBRARIAN_LLM_{name.upper()}", value)
         model = FakeModel(answer, delay)
         monkeypatch.setattr(llm, "load", lambda config: model)
-        monkeypatch.setattr(index.toc, "recover",
+        monkeypatch.setattr(contents.toc, "recover",
                             lambda pages, outline=(): result(mainsail_placed, anomalies))
         book = shelve(make_pdf(tmp_path / "sails.pdf", PAGES), process=False)
         run_pending("test-worker", stages=UP_TO_VERIFY, book_id=book.pk)
@@ -243,7 +243,7 @@ def test_the_token_limit_counts(book_with, monkeypatch):
 
 
 def test_without_a_model_everything_stays_for_review(shelve, tmp_path, monkeypatch):
-    monkeypatch.setattr(index.toc, "recover", lambda pages, outline=(): result())
+    monkeypatch.setattr(contents.toc, "recover", lambda pages, outline=(): result())
     book = shelve(make_pdf(tmp_path / "sails.pdf", PAGES))  # LIBRARIAN_LLM_MODEL=none in tests
     run = book.stage_runs.get(stage="verify")
     assert run.status == "done"
@@ -254,13 +254,13 @@ def test_without_a_model_everything_stays_for_review(shelve, tmp_path, monkeypat
 
 def test_a_book_with_nothing_unplaced_never_loads_the_model(shelve, tmp_path, monkeypatch):
     monkeypatch.setattr(llm, "load", lambda config: pytest.fail("loaded"))
-    monkeypatch.setattr(index.toc, "recover", lambda pages, outline=(): TocResult(
+    monkeypatch.setattr(contents.toc, "recover", lambda pages, outline=(): TocResult(
         [entry(1, "Sails", 2, "1", "1")], [1], [], {}))
     book = shelve(make_pdf(tmp_path / "sails.pdf", PAGES))
     assert book.stage_runs.get(stage="verify").summary == "No unplaced headings left to check."
 
 
-def test_anomalies_keep_the_index_stage_ones_and_are_not_repeated(book_with, settings):
+def test_anomalies_keep_the_contents_stage_ones_and_are_not_repeated(book_with, settings):
     book, _ = book_with(answer_jib_at())
     book.refresh_from_db()
     Heading.objects.filter(number="2").update(page=3)  # now before 1.2 on page 4
@@ -294,14 +294,14 @@ def test_a_reviewer_who_decided_meanwhile_keeps_the_last_word(book_with):
     assert ReviewFlag.objects.filter(heading__number="1.2").count() == 1
 
 
-def test_section_ends_skip_a_rejected_heading_when_index_and_verify_run_again(book_with, alice):
+def test_section_ends_skip_a_rejected_heading_when_contents_and_verify_run_again(book_with, alice):
     from books.review import decisions
     from indexing.models import StageRun
 
     book, _ = book_with(answer_jib_at())
     decisions.do_reject(book.headings.get(number="2"), alice)  # "2 Knots" is not a real entry
-    book.stage_runs.filter(stage__in=["index", "verify"]).update(status=StageRun.Status.PENDING)
-    run_pending("test-worker", stages=["index", "verify"], book_id=book.pk)
+    book.stage_runs.filter(stage__in=["contents", "verify"]).update(status=StageRun.Status.PENDING)
+    run_pending("test-worker", stages=["contents", "verify"], book_id=book.pk)
     assert jib(book).status == "agent"  # asked again and placed: the verify stage wrote ends
     ends = dict(book.headings.values_list("number", "page_end"))
     # Sails and the Jib run to the end of the book: the rejected Knots bounds nothing.

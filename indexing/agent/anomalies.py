@@ -1,6 +1,6 @@
 """Disagreements between the contents and the body, read off the placed headings (pure).
 
-The index stage already reports what the folios show (missing, duplicated and
+The contents stage already reports what the folios show (missing, duplicated and
 out-of-order pages) and code placements far from where the TOC puts them. This
 adds what is only visible once every placement is in, the agent's included:
 headings whose pages go backwards against the TOC order, and agent placements
@@ -51,7 +51,7 @@ def _far_agent(headings: list[dict], labels: dict[int, str]) -> list[dict]:
 
 def _report(kind: str, pages: list[int], code: str, **values) -> dict:
     """Return an anomaly as the book stores it: said by code and values, its detail in
-    English (``toc.model.anomaly`` for the index stage's)."""
+    English (``toc.model.anomaly`` for the contents stage's)."""
     return {"kind": kind, "by": BY, "pages": pages, "detail": ANOMALY_WORDS[code] % values,
             "code": code, "values": values}
 

@@ -64,7 +64,7 @@ def path_value(route: str, match, shelf: dict, persona: str):
         if "|" in pattern:
             return st.sampled_from(pattern.split("|"))
     if converter == "slug":
-        return st.one_of(st.sampled_from(["ocr", "thumb", "index", "large"]), SLUG)
+        return st.one_of(st.sampled_from(["ocr", "thumb", "contents", "index", "large"]), SLUG)
     user = {"librarian": "alice"}.get(persona, "bob")
     real = {"book": shelf["book"], "heading": shelf["heading"],
             "answer": shelf["answers"][user], "conversation": shelf["conversations"][user]}

@@ -105,20 +105,20 @@ def test_indexing_survives_a_worker_killed_before_it_commits(stack, tmp_path):
     book, twin_id = stack.book_id(scan.name), stack.book_id(twin.name)
     assert stack.manage("runworker", "--once", "--stages", "previews,ocr,ingest").returncode == 0
     with psycopg.connect(stack.database_url) as blocker:
-        # Hold the book's row: the worker's index transaction writes every
+        # Hold the book's row: the worker's contents transaction writes every
         # heading, then waits here to save the book, uncommitted.
         blocker.execute("SELECT id FROM books_book WHERE id = %s FOR NO KEY UPDATE", (book,))
-        worker = stack.worker("--stages", "index", prefix=other_host(), poll_seconds=1)
+        worker = stack.worker("--stages", "contents", prefix=other_host(), poll_seconds=1)
         stack.wait_until(lambda: stack.sql(
             "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
-            "AND query LIKE 'UPDATE \"books_book\"%%'")[0][0], 120, "the index stage mid-write")
+            "AND query LIKE 'UPDATE \"books_book\"%%'")[0][0], 120, "the contents stage mid-write")
         worker.kill()
         worker.wait()
     assert stack.sql("SELECT count(*) FROM books_heading WHERE book_id = %s", (book,)) == [(0,)]
     stack.worker(poll_seconds=1)
     stack.wait_until(lambda: stack.finished(book) and stack.finished(twin_id), 120,
                      "both books indexed")
-    assert stack.runs(book)["index"][3] == 2
+    assert stack.runs(book)["contents"][3] == 2
     assert_same_book(stack, book, twin_id)
 
 

@@ -101,7 +101,7 @@ def test_the_book_page_shows_where_the_outline_and_the_contents_disagree(
                       "2 Knots": (1, 4), "2.1 Bowline": (2, 5)}  # the pages are right either way
     kinds = sorted(a["kind"] for a in book.anomalies if a["kind"].startswith("outline"))
     assert kinds == (["outline_extra", "outline_page"] if setting == "on" else [])
-    summary = book.stage_runs.get(stage="index").summary
+    summary = book.stage_runs.get(stage="contents").summary
     assert ("2 disagreements with the PDF's outline" in summary) == (setting == "on")
     client.force_login(alice)
     page = client.get(book.get_absolute_url()).content.decode()

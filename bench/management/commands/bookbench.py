@@ -25,7 +25,7 @@ from books import textlayer
 from indexing.contract import StageContext
 from indexing.ocr.engines import get_engine
 from indexing.ocr.read import read_page
-from indexing.stages.index import load_pages
+from indexing.stages.contents import load_pages
 
 CHILD = "BOOKBENCH_CHILD"
 

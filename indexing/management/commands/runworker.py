@@ -5,7 +5,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from indexing import runner
 from indexing.runner import worker_name
-from indexing.stages import STAGES
+from indexing.stages import STAGES, current_name
 from indexing.worker import Worker
 
 
@@ -23,7 +23,8 @@ class Command(BaseCommand):
                             help="Run whatever is runnable, then exit.")
 
     def handle(self, stages, threads, once, **options):
-        names = [name.strip() for name in stages.split(",") if name.strip()]
+        # An old name (--stages index, now contents) still works, with a warning.
+        names = [current_name(name.strip()) for name in stages.split(",") if name.strip()]
         unknown = set(names) - {stage.name for stage in STAGES}
         if unknown:
             raise CommandError(f"Unknown stages: {', '.join(sorted(unknown))}.")

@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from books.models import Heading, ReviewFlag
 from indexing.runner import run_pending
-from indexing.stages import index
+from indexing.stages import contents
 from toc import Anomaly, Entry, TocResult
 from toc.sequence import _said
 
@@ -42,7 +42,7 @@ def indexed(shelve, english_pdf, monkeypatch):
         seen.append(pages)
         return RESULT
 
-    monkeypatch.setattr(index.toc, "recover", fake_recover)
+    monkeypatch.setattr(contents.toc, "recover", fake_recover)
     book = shelve(english_pdf)
     return book, seen
 
@@ -68,7 +68,7 @@ def test_the_stage_stores_the_tree_labels_and_anomalies(indexed):
     book.refresh_from_db()
     assert (book.structure, book.toc_pages) == ("toc", [1])
     assert book.anomalies == [{"kind": "missing_page", "pages": [3], "detail": "Printed page 3 is missing."}]
-    run = book.stage_runs.get(stage="index")
+    run = book.stage_runs.get(stage="contents")
     assert run.summary == ("4 headings from the printed contents, 2 placed exactly, "
                            "1 placed approximately, 1 not placed.")
 
@@ -81,7 +81,7 @@ def test_only_unplaced_headings_are_flagged_for_review(indexed):
 
 def test_running_the_stage_again_replaces_its_results(indexed):
     book, _ = indexed
-    book.stage_runs.filter(stage="index").update(status="pending")
+    book.stage_runs.filter(stage="contents").update(status="pending")
     run_pending("w", book_id=book.pk)
     assert Heading.objects.filter(book=book).count() == 4
     assert ReviewFlag.objects.count() == 1
@@ -108,13 +108,13 @@ def test_the_book_page_shows_the_tree(indexed, bob_client):
 
 
 def test_a_book_without_structure_says_so(shelve, english_pdf, monkeypatch, bob_client):
-    monkeypatch.setattr(index.toc, "recover",
+    monkeypatch.setattr(contents.toc, "recover",
                         lambda pages, outline=(): TocResult(entries=[], toc_pages=[],
                                                             lot_pages=[], labels={}))
     book = shelve(english_pdf)
     book.refresh_from_db()
     assert book.structure == "none"
-    assert book.stage_runs.get(stage="index").summary == "No table of contents and no headings found."
+    assert book.stage_runs.get(stage="contents").summary == "No table of contents and no headings found."
     content = bob_client.get(reverse("book", args=[book.pk])).content.decode()
     assert "No table of contents was found in this book" in content
 
@@ -129,7 +129,7 @@ def test_reviewers_decisions_survive_the_stage_running_again(indexed, django_use
     decisions.do_place(jib, alice, 3)
     decisions.do_edit(book.headings.get(title="2 Knots"), alice, "2 Knots and hitches", 1)
 
-    book.stage_runs.filter(stage="index").update(status="pending")
+    book.stage_runs.filter(stage="contents").update(status="pending")
     run_pending("w", book_id=book.pk)
 
     headings = {h.title: h for h in book.headings.all()}
@@ -156,7 +156,7 @@ def test_an_entry_a_reviewer_split_off_survives_the_stage_running_again(indexed,
     before = [(h.title, h.printed_page, h.page, h.status)
               for h in book.headings.order_by("position")]
 
-    book.stage_runs.filter(stage="index").update(status="pending")
+    book.stage_runs.filter(stage="contents").update(status="pending")
     run_pending("w", book_id=book.pk)
 
     after = [(h.title, h.printed_page, h.page, h.status)
@@ -179,10 +179,10 @@ def test_an_entry_split_off_that_the_contents_now_give_is_not_made_twice(indexed
     decisions.do_split(book.headings.get(title="2 Knots"), alice, "2 Knots", "2.1 Bends 4")
     decisions.do_place(book.headings.get(title="2.1 Bends"), alice, 3)
     bends = entry(2, "Bends", None, status="unresolved", printed="4", number="2.1")
-    monkeypatch.setattr(index.toc, "recover", lambda pages, outline=(): TocResult(
+    monkeypatch.setattr(contents.toc, "recover", lambda pages, outline=(): TocResult(
         RESULT.entries + [bends], RESULT.toc_pages, [], RESULT.labels))
 
-    book.stage_runs.filter(stage="index").update(status="pending")
+    book.stage_runs.filter(stage="contents").update(status="pending")
     run_pending("w", book_id=book.pk)
 
     assert [(h.title, h.page, h.status) for h in book.headings.order_by("position")][-2:] == [
@@ -198,15 +198,15 @@ def test_decisions_survive_a_title_read_with_other_spacing(shelve, english_pdf, 
     glued = Entry(level=2, title="1.2Jib", printed_page="9", page=None, page_end=None,
                   status="unresolved", confidence=0.0, line=None, toc_page=1, toc_line=0,
                   number="1.2")
-    monkeypatch.setattr(index.toc, "recover", lambda pages, outline=(): TocResult(
+    monkeypatch.setattr(contents.toc, "recover", lambda pages, outline=(): TocResult(
         [RESULT.entries[0], glued], [1], [], {}))
     book = shelve(english_pdf)
     alice = django_user_model.objects.create_user("reviewer")
     decisions.do_place(book.headings.get(title="1.2Jib"), alice, 3)
 
-    monkeypatch.setattr(index.toc, "recover", lambda pages, outline=(): TocResult(  # "1.2 Jib" now
+    monkeypatch.setattr(contents.toc, "recover", lambda pages, outline=(): TocResult(  # "1.2 Jib" now
         [RESULT.entries[0], RESULT.entries[2]], [1], [], {}))
-    book.stage_runs.filter(stage="index").update(status="pending")
+    book.stage_runs.filter(stage="contents").update(status="pending")
     run_pending("w", book_id=book.pk)
 
     jib = book.headings.get(title="1.2 Jib")
@@ -217,7 +217,7 @@ def test_decisions_survive_a_title_read_with_other_spacing(shelve, english_pdf, 
 def test_a_top_level_heading_not_placed_is_flagged_most_severe(shelve, english_pdf, monkeypatch):
     entries = [entry(1, "Sails", None, status="unresolved", printed="1", number="1"),
                entry(2, "Jib", None, status="unresolved", printed="9", number="1.2")]
-    monkeypatch.setattr(index.toc, "recover",
+    monkeypatch.setattr(contents.toc, "recover",
                         lambda pages, outline=(): TocResult(entries, [1], [], {}))
     book = shelve(english_pdf)
     severities = {f.heading.title: f.severity for f in ReviewFlag.objects.filter(
@@ -229,7 +229,7 @@ def test_the_book_page_shows_spreads_and_inferred_structure(shelve, english_pdf,
                                                              bob_client):
     inferred = TocResult([entry(1, "Sails", 2, number="1")], [], [], {2: "2–3"},
                          inferred=True, spreads=True)
-    monkeypatch.setattr(index.toc, "recover", lambda pages, outline=(): inferred)
+    monkeypatch.setattr(contents.toc, "recover", lambda pages, outline=(): inferred)
     book = shelve(english_pdf)
     book.refresh_from_db()
     assert book.spreads and book.structure == "inferred" and book.headings.get().inferred
@@ -238,7 +238,7 @@ def test_the_book_page_shows_spreads_and_inferred_structure(shelve, english_pdf,
     assert "Scanned as two-page spreads" in content
     assert "structure was inferred from the body" in content
     assert "status-inferred" in content
-    run = book.stage_runs.get(stage="index")
+    run = book.stage_runs.get(stage="contents")
     assert "each two-page spread read as its two book pages" in run.summary
 
 
@@ -254,7 +254,7 @@ GAP = TocResult(
 
 def test_pages_missing_from_the_scan_are_said_in_the_readers_language(shelve, english_pdf,
                                                                       monkeypatch, alice_client):
-    monkeypatch.setattr(index.toc, "recover", lambda pages, outline=(): GAP)
+    monkeypatch.setattr(contents.toc, "recover", lambda pages, outline=(): GAP)
     book = shelve(english_pdf)
     book.refresh_from_db()
     assert book.anomalies[0] == {

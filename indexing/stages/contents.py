@@ -1,4 +1,4 @@
-"""Stage index: recover the printed table of contents and place every heading.
+"""Stage contents: recover the printed table of contents and place every heading.
 
 The work is done by the pure functions in ``toc`` over the lines the
 ocr stage stored; this stage feeds them the pages and stores what they found:
@@ -24,8 +24,8 @@ from toc.outline import Mark, marks_of
 logger = logging.getLogger(__name__)
 
 
-class IndexStage(Stage):
-    name = "index"
+class ContentsStage(Stage):
+    name = "contents"
     title = "Finding the contents"
     unit = "pages read"
 
@@ -101,18 +101,18 @@ def _structure(result) -> str:
 def summarise(result) -> list:
     """Return the stage's summary: how many headings, from where, and how they were placed."""
     if not result.entries:
-        return [[note("index.none")]]
+        return [[note("contents.none")]]
     counts = {}
     for entry in result.entries:
         counts[entry.status] = counts.get(entry.status, 0) + 1
-    parts = [note("index.inferred" if result.inferred else "index.contents",
+    parts = [note("contents.inferred" if result.inferred else "contents.printed",
                   n=len(result.entries))]
     if result.spreads:
-        parts.append(note("index.spreads"))
+        parts.append(note("contents.spreads"))
     for status in ("exact", "fuzzy", "offset", "unresolved"):
         if counts.get(status):
-            parts.append(note(f"index.{status}", n=counts[status]))
+            parts.append(note(f"contents.{status}", n=counts[status]))
     outline = sum(1 for anomaly in result.anomalies if anomaly.kind.startswith("outline_"))
     if outline:
-        parts.append(note("index.outline", n=outline))
+        parts.append(note("contents.outline", n=outline))
     return [parts]
