@@ -14,17 +14,15 @@ as the search counts it (the Snowball stemmer: "Oarlocks" for "oarlock",
 says where the words of a line begin and end.
 """
 
-import threading
 import unicodedata
 from dataclasses import dataclass
 
-import Stemmer
 from rapidfuzz import fuzz
 from sudachipy import SplitMode
 
 from books import japanese
 from books.glyphs import advances
-from books.text import for_search
+from books.text import for_search, stem
 
 QUOTE_SCORE = 85  # rapidfuzz partial ratio a quote must reach to be taken as found
 MAX_QUOTE = 1000
@@ -94,17 +92,7 @@ def _inflected(text: str, start: int, end: int, needle: str) -> int | None:
     while _letter(text[stop:stop + 1]):
         stop += 1
     word, last = text[start:stop].split()[-1:], needle.split()[-1:]
-    return stop if word and last and _stem(word[0]) == _stem(last[0]) else None
-
-
-_local = threading.local()
-
-
-def _stem(word: str) -> str:
-    stemmer = getattr(_local, "stemmer", None)
-    if stemmer is None:  # a PyStemmer object is not safe to share between threads
-        stemmer = _local.stemmer = Stemmer.Stemmer("english")
-    return stemmer.stemWord(word)
+    return stop if word and last and stem(word[0]) == stem(last[0]) else None
 
 
 def _stands_alone(text: str, start: int, end: int, needle: str, bounds) -> bool:

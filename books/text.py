@@ -1,8 +1,11 @@
 """Text helpers shared by search and display (pure functions)."""
 
 import re
+import threading
 import unicodedata
 from collections import Counter
+
+import Stemmer
 
 from librarian.inputs import clean_text
 
@@ -165,3 +168,14 @@ def latin_language(words: list[str]) -> str:
               for code, common in COMMON_WORDS.items()}
     code, count = max(counts.items(), key=lambda item: item[1])
     return code if count >= 0.03 * len(words) else ""
+
+
+_local = threading.local()
+
+
+def stem(word: str) -> str:
+    """Return an English word's stem (Snowball), as the search and the highlights take it."""
+    stemmer = getattr(_local, "stemmer", None)
+    if stemmer is None:  # a PyStemmer object is not safe to share between threads
+        stemmer = _local.stemmer = Stemmer.Stemmer("english")
+    return stemmer.stemWord(word)

@@ -3,7 +3,7 @@
 import re
 import unicodedata
 
-from toc.numbers import kanji_value
+from toc.numbers import kanji_value, old_style_digits
 
 LEADER_CHARS = r".．・·•…‥⋯_﹒·∙⋅"
 LEADER_RUN = re.compile(rf"(?:\s*[{LEADER_CHARS}]){{4,}}\s*|\s*[…‥⋯]+\s*")
@@ -89,16 +89,16 @@ def tidy_title(text: str) -> str:
 
 # A number of three or four figures in a title, old-style ones among them that OCR read as
 # letters: "I710-1722", "1737-175I" (a one set as a small capital I, a nought as an O).
-OLD_STYLE_NUMBER = re.compile(r"(?<!\w)[0-9IlO]{3,4}(?!\w)")
+OLD_STYLE_NUMBER = re.compile(r"(?<!\w)[0-9IilOo|]{3,4}(?!\w)")
 
 
 def _old_style_number(match) -> str:
-    """Return the number in figures where at least two of its characters are figures
-    already ("175I" is 1751); "IIO" or "OIL" stay as they are."""
+    """Return the number in figures (``toc.numbers.old_style_digits``) where at least two of
+    its characters are figures already ("175I" is 1751); "IIO" or "OIL" stay as they are."""
     token = match[0]
     if sum(char.isdigit() for char in token) < 2:
         return token
-    return token.translate(str.maketrans("IlO", "110"))
+    return old_style_digits(token) or token
 
 
 def clean(text: str) -> str:

@@ -134,12 +134,7 @@ def outdated() -> list[int]:
     The index file begins with its version and rules, so its first bytes tell: a large
     shelf's files are not read whole as workers start."""
     found = []
-    for book_id in Book.objects.values_list("pk", flat=True).iterator():
-        try:
-            with open(book_dir(book_id) / "sections.json", "rb") as handle:
-                head = handle.read(200).decode("utf-8", "replace")
-        except OSError:
-            continue
+    for book_id, head in _heads(200):
         stated = _CHUNKING.search(head)
         if (int(stated[1]) if stated else 1) < CHUNKING:
             found.append(book_id)
@@ -153,12 +148,7 @@ def other_encoders(encoders) -> list[int]:
     the head of each book's index file, as ``outdated`` does."""
     wanted = {encoder.role: encoder.name for encoder in encoders}
     found = []
-    for book_id in Book.objects.values_list("pk", flat=True).iterator():
-        try:
-            with open(book_dir(book_id) / "sections.json", "rb") as handle:
-                head = handle.read(2000).decode("utf-8", "replace")
-        except OSError:
-            continue
+    for book_id, head in _heads(2000):
         stated = _MODELS.search(head)
         try:
             models = json.loads(stated[1]) if stated else None
@@ -167,3 +157,14 @@ def other_encoders(encoders) -> list[int]:
         if models is not None and models != wanted:
             found.append(book_id)
     return found
+
+
+def _heads(size: int):
+    """Yield (book id, the first size bytes of its index file as text) for every book with
+    one: what the file states of itself, without reading it whole."""
+    for book_id in Book.objects.values_list("pk", flat=True).iterator():
+        try:
+            with open(book_dir(book_id) / "sections.json", "rb") as handle:
+                yield book_id, handle.read(size).decode("utf-8", "replace")
+        except OSError:
+            continue

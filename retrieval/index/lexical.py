@@ -184,35 +184,22 @@ class WordIndex:
 
     def books_holding(self, terms: list[str]) -> frozenset[int]:
         """Return the books one of whose sections holds one of terms, in its title or text."""
-        holds = tantivy.Query.boolean_query([
-            (tantivy.Occur.Should, tantivy.Query.term_query(self.schema, name, term))
-            for term in dict.fromkeys(terms) for name in ("title", "body")])
-        found = self._searcher().aggregate(
-            holds, {"books": {"terms": {"field": "book", "size": 1 << 24}}})
-        return frozenset(int(bucket["key"]) for bucket in found["books"]["buckets"])
+        return frozenset(self._by_book(self._searcher(), self._holding(terms)))
 
     def shares(self, term: str) -> dict[int, float] | None:
         """Return book id → the share of the sections holding term (in title or text) that
         are the book's, for the books holding it (``share_in`` for every book at once, in one
         look-up); None when no section holds it."""
-        holds = tantivy.Query.boolean_query([
-            (tantivy.Occur.Should, tantivy.Query.term_query(self.schema, name, term))
-            for name in ("title", "body")])
-        searcher = self._searcher()
+        holds, searcher = self._holding([term]), self._searcher()
         total = searcher.search(holds, 1, count=True).count
         if not total:
             return None
-        found = searcher.aggregate(holds, {"books": {"terms": {"field": "book", "size": 1 << 24}}})
-        return {int(bucket["key"]): bucket["doc_count"] / total
-                for bucket in found["books"]["buckets"]}
+        return {book: count / total for book, count in self._by_book(searcher, holds).items()}
 
     def share_in(self, term: str, book_id: int) -> float | None:
         """Return the share of the sections holding term (in title or text) that are
         book_id's, or None when no section holds it."""
-        holds = tantivy.Query.boolean_query([
-            (tantivy.Occur.Should, tantivy.Query.term_query(self.schema, name, term))
-            for name in ("title", "body")])
-        searcher = self._searcher()
+        holds, searcher = self._holding([term]), self._searcher()
         total = searcher.search(holds, 1, count=True).count
         if not total:
             return None
@@ -220,6 +207,18 @@ class WordIndex:
             (tantivy.Occur.Must, holds),
             (tantivy.Occur.Must, tantivy.Query.term_query(self.schema, "book", book_id))])
         return searcher.search(mine, 1, count=True).count / total
+
+    def _holding(self, terms) -> "tantivy.Query":
+        """Return the query for the sections holding one of terms in their title or text."""
+        return tantivy.Query.boolean_query([
+            (tantivy.Occur.Should, tantivy.Query.term_query(self.schema, name, term))
+            for term in dict.fromkeys(terms) for name in ("title", "body")])
+
+    @staticmethod
+    def _by_book(searcher, query) -> dict[int, int]:
+        """Return book id → how many of the sections query finds are the book's."""
+        found = searcher.aggregate(query, {"books": {"terms": {"field": "book", "size": 1 << 24}}})
+        return {int(bucket["key"]): bucket["doc_count"] for bucket in found["books"]["buckets"]}
 
     def _searcher(self):
         stamp = _stamp(self.folder) if self.folder else self._seen

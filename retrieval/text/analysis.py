@@ -24,16 +24,14 @@ question ("how do I", "which book", 最初に読むべき本).
 """
 
 import re
-import threading
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
-import Stemmer
 from sudachipy import SplitMode
 
 from books import japanese
-from books.text import CJK, KATAKANA, is_kanji
+from books.text import CJK, KATAKANA, is_kanji, stem
 
 # The Snowball project's English stop word list (snowballstem.org), as Lucene and
 # Elasticsearch ship it for their English analyzers.
@@ -79,7 +77,6 @@ _SYMBOL = re.compile(r"[#$%&~^\\{}|@]")
 _COMMAND = re.compile(r"\\[a-z@]{2,}")
 _LATIN_BEFORE = re.compile(r"([A-Za-z][A-Za-z0-9.+_-]*)[ \t]*$")
 _SUDACHI_BYTES = 40000  # Sudachi refuses inputs over 49,149 bytes
-_local = threading.local()
 
 
 @dataclass(frozen=True)
@@ -216,17 +213,6 @@ def japanese_runs(text: str) -> list[list[tuple[str, str, str | None]]]:
     return [[(m.surface(), m.dictionary_form(), _japanese_term(m))
              for m, _ in _morphemes(text, match)]
             for match in _JAPANESE.finditer(text)]
-
-
-def stem(word: str) -> str:
-    return _stemmer().stemWord(word)
-
-
-def _stemmer():
-    stemmer = getattr(_local, "stemmer", None)
-    if stemmer is None:  # a PyStemmer object is not safe to share between threads
-        stemmer = _local.stemmer = Stemmer.Stemmer("english")
-    return stemmer
 
 
 def _japanese(text: str, match) -> list[Token]:

@@ -30,10 +30,8 @@ class Command(BaseCommand):
         try:
             path = llm.model_path(config)
         except llm.ModelUnavailable as error:
-            message = f"Language model unavailable: {error}."
-            if strict:
-                raise CommandError(message)
-            self.stderr.write(message + " Verification and chat work without it.")
+            self._without(f"Language model unavailable: {error}.", strict,
+                          " Verification and chat work without it.")
             return
         source = (f"embedded Qwen2.5-Coder-1.5B-Instruct Q4_K_M, sha256 {embedded.SHA256[:12]}…"
                   if config.model == EMBEDDED else "LIBRARIAN_LLM_MODEL")
@@ -53,9 +51,13 @@ class Command(BaseCommand):
         try:
             name = llm.load(config).service.model_name()
         except llm.LlmError as error:
-            message = f"The model server did not answer: {error}."
-            if strict:
-                raise CommandError(message)
-            self.stderr.write(message + " Verification and chat work without it meanwhile.")
+            self._without(f"The model server did not answer: {error}.", strict,
+                          " Verification and chat work without it meanwhile.")
             return
         self.stdout.write(f"The server answers and serves {name}.")
+
+    def _without(self, message: str, strict: bool, meanwhile: str) -> None:
+        """Fail with message where the model is required (strict), else say it and go on."""
+        if strict:
+            raise CommandError(message)
+        self.stderr.write(message + meanwhile)
