@@ -228,14 +228,16 @@ def _add_codes(shelf, rows, added) -> None:
             ids.append(vectors._ids(copy, count))
         faiss.copy_array_to_vector(np.concatenate(ids), index.id_map)
         index.ntotal = inner.ntotal
-        index.construct_rev_map()
         shelf._write(index, meta)
 
 
+SKELETON = ("skeleton.json", "rest.json")
+
+
 def skeleton_books() -> int:
-    """Give each book whose index has no skeleton one (``retrieval.index.files``), as its
-    embed stage would now, and as its first reading does; return how many were made. A
-    shelf copied before skeletons were would otherwise measure its books' first readings."""
+    """Give each book whose index has no skeleton and rest them (``retrieval.index.files``),
+    as its embed stage would now, and as its first reading does; return how many were made.
+    A shelf copied before they were would otherwise measure its books' first readings."""
     from books.models import Book
     from retrieval.index import files, reader
 
@@ -246,14 +248,18 @@ def skeleton_books() -> int:
             inode = (folder / "sections.json").stat().st_ino
         except OSError:
             continue
-        if not (folder / "skeleton.json").exists():
-            if inode in linked:  # a copy's files are its original's: so is its skeleton
-                os.link(linked[inode], folder / "skeleton.json")
+        if not all((folder / name).exists() for name in SKELETON):
+            if inode in linked:  # a copy's files are its original's: so are these
+                for name in SKELETON:
+                    (folder / name).unlink(missing_ok=True)
+                    os.link(linked[inode] / name, folder / name)
             else:
+                (folder / "skeleton.json").unlink(missing_ok=True)
+                reader.invalidate(book.pk)
                 reader.get(book)
             made += 1
-        if (folder / "skeleton.json").exists():
-            linked.setdefault(inode, folder / "skeleton.json")
+        if all((folder / name).exists() for name in SKELETON):
+            linked.setdefault(inode, folder)
     return made
 
 

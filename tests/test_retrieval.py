@@ -5,6 +5,7 @@ import json
 from io import StringIO
 from pathlib import Path
 from types import SimpleNamespace
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -611,6 +612,16 @@ def test_a_book_is_ranked_from_its_skeleton_and_only_its_cards_read_the_whole_fi
     assert lean.entries.entries == whole.entries.entries
     assert np.array_equal(lean.profile, whole.profile)
     assert first(retrieval.ask("How do I tie a bowline?")) == ("Sailing Handbook", "2.1 Bowline")
+
+    (folder / "rest.json").unlink()  # as an index made before rests were
+    reader.invalidate(sailing.pk)
+    assert reader.get(sailing).entries.entries == whole.entries.entries  # from the whole file
+    assert (folder / "rest.json").exists()  # kept as it was read
+    reader.invalidate(sailing.pk)
+    with mock.patch.object(reader._Later, "_whole", side_effect=AssertionError("read whole")):
+        lean = reader.get(sailing)
+        assert lean.entries.entries == whole.entries.entries
+        assert dict(lean.furniture) == dict(whole.furniture)
 
     path = folder / "sections.json"
     payload = json.loads(path.read_text())

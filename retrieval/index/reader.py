@@ -90,7 +90,7 @@ def _read(book, path, made) -> BookIndex | None:
     made of it (``files.read_skeleton``), else from the whole file, keeping its skeleton."""
     skeleton = files.read_skeleton(path.parent, made)
     if skeleton is not None:
-        return _from_skeleton(book, path, skeleton)
+        return _from_skeleton(book, path, made, skeleton)
     try:
         payload = json.loads(path.read_text())
     except (OSError, ValueError):
@@ -105,12 +105,13 @@ def _read(book, path, made) -> BookIndex | None:
                      boilerplate=rest["boilerplate"], furniture=rest["furniture"])
 
 
-def _from_skeleton(book, path, skeleton) -> BookIndex | None:
+def _from_skeleton(book, path, made, skeleton) -> BookIndex | None:
     """Return the index of a skeleton; its entries, boilerplate and furniture are read from
-    the whole file when a question first wants them (where a book's cards are shown)."""
+    its rest when a question first wants them (where a lookup offers the book's index or
+    its cards are shown)."""
     if skeleton.get("version") != VERSION or not (path.parent / "texts.npy").exists():
         return None
-    rest = _Later(path)
+    rest = _Later(path, made)
     return BookIndex(book.pk, [Chunk.from_row(row) for row in skeleton["chunks"]],
                      _rows(path.parent, skeleton["models"]), profile=_profile(skeleton),
                      folder=path.parent, entries=entries.Entries.stored(rest.entries),
@@ -137,14 +138,14 @@ def _profile(payload) -> np.ndarray | None:
 def _rest(payload) -> dict:
     """Return the parts of a stored index only shown cards read: its entries as stored,
     boilerplate and furniture."""
-    return {"entries": payload.get("entries", ()),
-            "boilerplate": frozenset(payload.get("boilerplate", ())),
+    return {"entries": payload.get("entries") or (),
+            "boilerplate": frozenset(payload.get("boilerplate") or ()),
             "furniture": {int(page): texts
-                          for page, texts in payload.get("furniture", {}).items()}}
+                          for page, texts in (payload.get("furniture") or {}).items()}}
 
 
 def _keep_skeleton(path, payload, made) -> None:
-    """Store the skeleton of an index made before skeletons were (where the file read is
+    """Store the skeleton and rest of an index made before they were (where the file read is
     still the one whose stat is made); a data directory this process may not write to
     keeps reading the whole file."""
     try:
@@ -157,20 +158,26 @@ def _keep_skeleton(path, payload, made) -> None:
 
 
 class _Later:
-    """The parts of a stored index only shown cards read, read from its whole file once,
-    when the first of them is wanted (nothing where the file is gone or unreadable)."""
+    """The parts of a stored index only shown cards read, read once, when the first of them
+    is wanted: from the rest stored beside the skeleton, or from the whole file where that
+    rest was made of another or before rests were, keeping it (nothing where both are gone
+    or unreadable)."""
 
-    def __init__(self, path):
-        self.path, self._parts = path, None
+    def __init__(self, path, made):
+        self.path, self.made, self._parts = path, made, None
 
     def part(self, name: str):
         if self._parts is None:
-            try:
-                payload = json.loads(self.path.read_text())
-            except (OSError, ValueError):
-                payload = {}
-            self._parts = _rest(payload)
+            self._parts = _rest(files.read_rest(self.path.parent, self.made) or self._whole())
         return self._parts[name]
+
+    def _whole(self) -> dict:
+        try:
+            payload = json.loads(self.path.read_text())
+        except (OSError, ValueError):
+            return {}
+        _keep_skeleton(self.path, payload, self.made)
+        return payload
 
     def entries(self):
         return self.part("entries")
