@@ -54,3 +54,30 @@ def test_a_search_reads_the_index_mapped_and_finds_what_a_whole_read_finds(tmp_p
         mask = (1 << ROW_BITS) - 1
         assert index.search(query, 20) == [(int(i) >> ROW_BITS, int(i) & mask, float(s))
                                           for s, i in zip(scores[0], ids[0]) if i >= 0]
+
+
+def test_a_shelf_written_with_an_inverted_id_map_is_written_anew_without_it(tmp_path, monkeypatch):
+    import faiss
+
+    monkeypatch.setattr(vectors, "EXACT_LIMIT", 500)
+    rng = np.random.default_rng(3)
+    rows = {book: rng.standard_normal((100, 64)).astype(np.float32) for book in range(1, 9)}
+    for books in (range(1, 3), range(1, 9)):  # exact, then compressed
+        folder = tmp_path / str(len(books))
+        index = shelf(folder, rows)
+        index.replace_many({book: rows[book] for book in books})
+        plain = index._read()[0]
+        assert type(plain) is faiss.IndexIDMap
+        inner = faiss.clone_index(plain.index)  # the same trained index, its ids kept as before
+        inner.reset()
+        old = faiss.IndexIDMap2(inner)
+        for book in books:
+            old.add_with_ids(rows[book], vectors._ids(book, 100))
+        faiss.write_index(old, str(index.path))
+        expected = [(int(i) >> ROW_BITS, int(i) & ((1 << ROW_BITS) - 1), float(s))
+                    for s, i in zip(*(a[0] for a in old.search(rows[2][5:6], 20)))]
+
+        found = shelf(folder, rows).search(rows[2][5], 20)  # a new process reads it
+        assert found == expected
+        assert type(index._read()[0]) is faiss.IndexIDMap
+        assert rows_of(index._read()[0]) == {book: 100 for book in books}
