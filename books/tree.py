@@ -2,6 +2,8 @@
 
 from dataclasses import dataclass, field
 
+from toc.ends import section_holding
+
 
 @dataclass
 class Node:
@@ -52,21 +54,18 @@ def section_at(headings, number: int, line: int | None = None) -> list:
     starts last (before line, where the words are on the page, if line is
     known): the deepest one there, since a section starts after the one that
     holds it. Level alone would name a subsection that ended on the page over
-    the section that follows it there.
+    the section that follows it there. The rule is ``toc.ends.section_holding``,
+    as the book's index names the section of a page it gives.
     """
-    def holds(heading) -> bool:
+    def may_hold(heading) -> bool:  # placed, and not starting below the words on the page
         if heading.status in NOT_ON_A_PAGE or heading.page is None:
             return False
-        if not heading.page <= number <= max(heading.page, heading.page_end or heading.page):
-            return False
-        starts_after = heading.page == number and line is not None and (heading.line or 0) > line
-        return not starts_after
+        return not (heading.page == number and line is not None and (heading.line or 0) > line)
 
-    covering = [heading for heading in headings if holds(heading)]
-    if not covering:
-        return []
-    deepest = max(covering, key=lambda h: (h.page, h.position))
-    return breadcrumb(headings, deepest)
+    deepest = section_holding(number, [heading for heading in headings if may_hold(heading)],
+                              pages=lambda h: (h.page, max(h.page, h.page_end or h.page)),
+                              start=lambda h: (h.page, h.position))
+    return breadcrumb(headings, deepest) if deepest else []
 
 
 def heading_counts(headings) -> dict[str, int]:

@@ -12,7 +12,8 @@
     present  ``answer/``    each card as soon as it is made, then the books to read
                             first (``recommend``), the places and the guide (``guide``),
                             the one short question where places are close (``interview``)
-    extras   ``respond``    after the cards: the model's index terms (``suggest``) and
+    extras   ``respond``    after the cards: the model's index terms (``suggest``; the
+                            places gathered again on the same reading, ``refine``) and
                             its short answer (``synthesis``), where switched on
 
 The question indexes they read are ``index/``. Everything the flow returns is declared
@@ -42,24 +43,15 @@ def iter_results(question, *, user=None, book_ids=None, context=None, limit=10, 
     """Yield each Result as soon as it is found, then the complete Answer (always last).
 
     suggested: whether the local model's index terms are searched too (``retrieval.question.suggest``);
-    None: where they come before the ranking (``suggest.BEFORE``)."""
+    None: where they come before the ranking (``suggest.BEFORE``). What the generator
+    returns (``yield from`` gives it) is the Answer and the question's Reading (None where
+    there is no book to search), for ``refine`` to rank again without reading it again."""
     started = time.monotonic()
-    books = visible_books(user, book_ids)
-    resolved = followups.follow_up(question, context, {pk: b.title for pk, b in books.items()})
-    if resolved.book_ids is not None:
-        books = {pk: book for pk, book in books.items() if pk in resolved.book_ids}
-    plan = _plan(resolved.question)
-    answer = Answer(plan.type, resolved.question, parts=tuple(plan.parts),
-                    book_ids=tuple(sorted(books)), language=language_of(resolved.question))
-    if not books:
-        yield replace(answer, note="There is no book to search.")
-        return
-    shelf = Shelf(books, narrowed=book_ids is not None or resolved.book_ids is not None)
-    if suggested is None:
-        suggested = suggest.when() == suggest.BEFORE
-    reading = Reading(plan, shelf, resolved.question, suggested, scope.read(resolved.question),
-                      follow_up=resolved, previous=context)
-    kind = kinds.of(reading.kind)
+    answer, reading = _read(question, user, book_ids, context, suggested)
+    if reading is None:
+        yield answer
+        return answer, None
+    kind, shelf = kinds.of(reading.kind), reading.shelf
     gathered = _gathered(reading, kind, limit)
     picks = None
     if gathered.to_order is not None:  # asked which book, the cards follow the books named
@@ -74,11 +66,33 @@ def iter_results(question, *, user=None, book_ids=None, context=None, limit=10, 
     if picks is None:
         picks = present.books_to_read(kind, reading, gathered, answer.language)
     answer = present.finished(answer, kind, reading, gathered, picks)
-    narrowed = book_ids is not None or resolved.narrows
+    narrowed = book_ids is not None or reading.follow_up.narrows
     answer = replace(answer, clarify=interview.clarification(answer, reading, gathered, narrowed))
     if not answer.results and not answer.note:
         answer = replace(answer, note="The books do not seem to answer this.")
-    yield replace(answer, unavailable=tuple(llm.resting(since=started)))
+    answer = replace(answer, unavailable=tuple(llm.resting(since=started)))
+    yield answer
+    return answer, reading
+
+
+def _read(question, user, book_ids, context, suggested) -> tuple[Answer, Reading | None]:
+    """Return the answer begun (the plan's kind and parts, the books, the language) and the
+    question read, the follow-up resolved (None where there is no book to search)."""
+    books = visible_books(user, book_ids)
+    resolved = followups.follow_up(question, context, {pk: b.title for pk, b in books.items()})
+    if resolved.book_ids is not None:
+        books = {pk: book for pk, book in books.items() if pk in resolved.book_ids}
+    plan = _plan(resolved.question)
+    answer = Answer(plan.type, resolved.question, parts=tuple(plan.parts),
+                    book_ids=tuple(sorted(books)), language=language_of(resolved.question))
+    if not books:
+        return replace(answer, note="There is no book to search."), None
+    shelf = Shelf(books, narrowed=book_ids is not None or resolved.book_ids is not None)
+    if suggested is None:
+        suggested = suggest.when() == suggest.BEFORE
+    reading = Reading(plan, shelf, resolved.question, suggested, scope.read(resolved.question),
+                      follow_up=resolved, previous=context)
+    return answer, reading
 
 
 def _plan(text: str) -> query.Plan:
@@ -106,24 +120,39 @@ def ask(question, *, user=None, book_ids=None, context=None, limit=10, suggested
     return answer
 
 
-def refine(question, shown, *, user=None, book_ids=None, context=None) -> Refined | None:
+def refine(question, shown, *, user=None, book_ids=None, context=None,
+           reading=None) -> Refined | None:
     """Return what the model's terms change for a lookup answered without them.
 
     shown: (book id, heading id, first page, last page) of the answer's cards, in
     order. None where the terms are not asked for after the cards, or the model
     suggests none, or the question is not a lookup (a unit, a list or a book
-    asked for is not one better place).
+    asked for is not one better place). reading: the question as its answer read
+    it (``iter_results``), or None to read it anew. The terms change only how the
+    ranking reads what is asked (``Reading.question``), never the plan, the books
+    or the scope the question names, so only the places are gathered again.
     """
     if suggest.when() != suggest.AFTER or not shown:
         return None
-    again = ask(question, user=user, book_ids=book_ids, context=context, limit=1, suggested=True)
-    if not kinds.of(again.type).one_place or not again.suggested or not again.results:
+    if reading is None:
+        _, reading = _read(question, user, book_ids, context, suggested=True)
+    if reading is None or not kinds.of(reading.kind).one_place:
         return None
-    first = again.results[0]
+    reading = reading.asking_model()
+    first = _first_card(_gathered(reading, kinds.of(reading.kind), 1), reading.shelf)
+    terms = reading.suggested_so_far()
+    if not terms or first is None:
+        return None
     if first.where == tuple(shown[0]):
-        return Refined(again.suggested)
+        return Refined(terms)
     card = next((n for n, place in enumerate(shown, 1) if tuple(place) == first.where), None)
-    return Refined(again.suggested, first, card)
+    return Refined(terms, first, card)
+
+
+def _first_card(gathered, shelf) -> Result | None:
+    """Return the card the places gathered put first, made as the answer makes it."""
+    batch = next((batch for batch in gathered.batches if batch), None)
+    return next(present.cards(batch, shelf, 0)) if batch else None
 
 
 def respond(question, *, user=None, book_ids=None, context=None, limit=10,
@@ -137,18 +166,12 @@ def respond(question, *, user=None, book_ids=None, context=None, limit=10,
     the model is loaded already (else the page would say it is thinking while it loads).
     """
     asked = {"user": user, "book_ids": book_ids, "context": context}
-    answer = None
-    for item in iter_results(question, limit=limit, **asked):
-        if isinstance(item, Result):
-            yield item
-        else:
-            answer = item
-    yield answer
+    answer, reading = yield from iter_results(question, limit=limit, **asked)
     if "model" in answer.unavailable:  # resting: said once in the answer, not asked again
         return
     if answer.results and kinds.of(answer.type).one_place and refining(streaming):
         yield Thinking("refine")
-        yield refine(question, answer.shown(), **asked)
+        yield refine(question, answer.shown(), reading=reading, **asked)
     if answer.results and synthesize and synthesis.enabled():
         yield Thinking("write")
         yield synthesis.written(question, answer.results)

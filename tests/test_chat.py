@@ -38,7 +38,7 @@ def outcome(**fields) -> Answer:
 
 class FakeRetrieval:
     """Stands in for the retrieval flow's search: records each call, yields the given
-    results, then the answer made of them."""
+    results, then the answer made of them, and returns that answer without a reading."""
 
     def __init__(self, results, answer=None):
         self.results = results
@@ -52,6 +52,7 @@ class FakeRetrieval:
         self.answers.append(replace(self.outcome, question=question,
                                     results=tuple(self.results)))
         yield self.answers[-1]
+        return self.answers[-1], None
 
 
 class FakeModel:

@@ -6,6 +6,7 @@ from io import StringIO
 from pathlib import Path
 from types import SimpleNamespace
 from unittest import mock
+from unittest.mock import Mock
 
 import numpy as np
 import pytest
@@ -835,6 +836,23 @@ def test_after_the_cards_the_models_terms_offer_the_place_they_put_first(
     assert retrieval.refine(question, answer.shown()) is None
     settings.LIBRARIAN_QUERY_TERMS = "after"
     assert retrieval.refine("What does chapter 2 cover?", answer.shown()) is None  # a unit
+
+
+def test_after_the_cards_the_terms_rank_the_question_again_without_reading_it_again(
+        suggesting, shelf, settings, monkeypatch):
+    from retrieval import pipeline
+
+    question = "How do I make my boat fast to the dock?"
+    settings.LIBRARIAN_QUERY_TERMS = "after"
+    suggesting.pieces = ["mooring, ", "cleat hitch"]
+    read = Mock(wraps=pipeline.Reading)
+    monkeypatch.setattr(pipeline, "Reading", read)
+    answer, refined, _ = retrieval.answered(question, synthesize=False)
+    assert read.call_count == 1
+    assert refined.place.breadcrumb[-1] == "2.2 Cleat hitch"
+    assert refined == retrieval.refine(question, answer.shown())  # read anew
+    again = retrieval.ask(question, limit=1, suggested=True)  # the whole answer made again
+    assert (refined.terms, refined.place) == (again.suggested, again.results[0])
 
 
 def test_the_models_terms_count_beside_the_questions_own_words(suggesting, sailing):

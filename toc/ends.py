@@ -1,4 +1,5 @@
-"""Where a section ends: the one rule the contents tree, the cards and the clips share (pure).
+"""Where a section ends, and which section a page is in: the rules the contents tree, the
+cards, the clips and the book's index share (pure).
 
 A section runs from its heading to the next heading at its level or above.
 It takes that heading's page too unless the heading opens the page: a
@@ -46,3 +47,19 @@ def section_ends(headings: list[tuple[int, int | None, int | None]],
         ends[index] = last_page(page, after[1:] if after else None, page_count)
         following.append(index)
     return ends
+
+
+def section_holding(page: int, sections, pages, start, prefer=None):
+    """Return the one of sections that holds page and starts last, None if none holds it.
+
+    A section holds the pages of the sections inside it, and two sections share
+    the page where one ends and the next begins: of those holding a page, the one
+    that starts last is the innermost, or the one that goes on below. pages(s):
+    the first and last page s holds; start(s): where s starts, in reading order.
+    prefer(s): where several hold the page, only those it accepts count, if any
+    does (the words asked about are in that section's part of the page).
+    """
+    there = sorted((s for s in sections if pages(s)[0] <= page <= pages(s)[1]), key=start)
+    if len(there) > 1 and prefer is not None:
+        there = [s for s in there if prefer(s)] or there
+    return there[-1] if there else None

@@ -16,6 +16,7 @@ names: the book's author foresaw the reader's word for it.
 from dataclasses import dataclass
 
 from books import bookindex
+from toc.ends import section_holding
 from retrieval.text import analysis
 
 MAX_PLACES = 3
@@ -154,12 +155,15 @@ class _Pages:
     def section(self, page: int, wanted) -> int | None:
         """Return the key of the section on page whose text there holds the entry's words
         (two sections share a page where one ends and the next begins), else the one that
-        starts last on it."""
-        there = sorted(self.on_page.get(page, []), key=lambda c: (c.page_start, c.level))
-        if len(there) > 1 and wanted:
-            holding = [c for c in there if _holds(wanted, self._words_on(c, page))]
-            there = holding or there
-        return there[-1].key if there else None
+        starts last on it (``toc.ends.section_holding``, as the contents tree names a page's
+        section)."""
+        def holds_words(chunk) -> bool:
+            return _holds(wanted, self._words_on(chunk, page))
+
+        found = section_holding(page, self.on_page.get(page, []), pages=lambda c: c.span,
+                                start=lambda c: (c.page_start, c.level),
+                                prefer=holds_words if wanted else None)
+        return found.key if found else None
 
     def _words_on(self, chunk, page: int) -> set:
         if (chunk.key, page) not in self._words:

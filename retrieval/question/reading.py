@@ -5,6 +5,8 @@ question (after a follow-up is resolved) and handed to the gathering step of
 its kind; it changes nothing but its cache of the model's index terms.
 """
 
+import copy
+
 from books.models import Book
 from retrieval import kinds
 from retrieval.index import lexical, names
@@ -78,6 +80,13 @@ class Reading:
         if self._suggested is None:
             self._suggested = suggest.terms(self.text) if self.asks_model else []
         return self._suggested
+
+    def asking_model(self) -> "Reading":
+        """Return this reading with the model's index terms asked for: all else it read is
+        kept, since the terms change only how the ranking reads what is asked."""
+        again = copy.copy(self)
+        again.asks_model, again._suggested = True, None
+        return again
 
     def suggested_so_far(self) -> tuple[str, ...]:
         """Return the model's index terms where they were asked for, without asking."""

@@ -7,7 +7,9 @@ import pytest
 from books import clip
 from books.tree import section_at
 from toc.ends import last_page, section_ends
+from retrieval.index.book import BookIndex
 from retrieval.index.chunks import section_chunks
+from retrieval.question import locator
 
 
 @pytest.mark.parametrize("following, end", [
@@ -69,3 +71,19 @@ def test_a_page_is_named_after_the_deepest_section_at_the_words():
     assert section_at(rows, 174, 5)[-1].title == "5.1.3 Zoom"
     assert [h.title for h in section_at(rows, 174, 25)] == ["5 Plots", "5.2 Multiplot"]
     assert section_at(rows, 176)[-1].title == "6 Fits"
+
+
+@pytest.mark.parametrize("page, line, term", [
+    (173, None, ""),
+    (174, None, ""),  # two sections share the page: the one that starts there
+    (174, 25, ""),  # the words are below 5.2's heading
+    (174, 5, "rubber band"),  # above it, in 5.1.3's part of the page
+    (176, None, ""),
+])
+def test_the_contents_tree_and_the_books_index_name_one_section_for_a_page(page, line, term):
+    rows = with_ends(ROWS)
+    pages = {**PAGES, 174: [*PAGES[174][:5], "Drag a rubber band round it.", *PAGES[174][6:]]}
+    index = BookIndex(1, section_chunks(rows, pages))
+    shelf = SimpleNamespace(index=lambda book_id: index)
+    key = locator.section_at(shelf, 1, page, term)
+    assert index.chunks[key].heading_id == section_at(rows, page, line)[-1].pk
