@@ -41,8 +41,10 @@ class Chunk:
     children: list[int] = field(default_factory=list)
     span: list[int] = field(default_factory=list)
     """First and last page of the chunk's own text (a parent's stops at its first child)."""
-    starts: list[list[int]] = field(default_factory=list)
-    """[page, offset]: where each page's text begins in text."""
+    starts: list[tuple[int, int]] = field(default_factory=list)
+    """(page, offset): where each page's text begins in text. Pairs, not lists: a tuple of
+    numbers is one the collector stops following once it has seen it, and the pairs of the
+    books a process keeps were most of the objects it followed."""
     back_matter: bool = False
     """A bibliography, licence or change log (or inside one): not the book's subject."""
     inferred: bool = False
@@ -50,7 +52,7 @@ class Chunk:
 
     def __post_init__(self):
         self.span = list(self.span) or [self.page_start, self.page_end]
-        self.starts = [list(pair) for pair in self.starts] or [[self.page_start, 0]]
+        self.starts = [tuple(pair) for pair in self.starts] or [(self.page_start, 0)]
 
     def page_at(self, offset: int) -> int:
         """Return the physical page that holds the character at offset of text."""
@@ -76,6 +78,7 @@ class Chunk:
         up to 60 books, and making each chunk again took a quarter of loading a book."""
         chunk = cls.__new__(cls)
         chunk.__dict__.update(zip(ROW, row), text="")
+        chunk.starts = [tuple(pair) for pair in chunk.starts]
         return chunk
 
 
@@ -296,7 +299,7 @@ def _joined(parts) -> tuple[str, list[list[int]]]:
         if not part:
             continue
         text += " " if text else ""
-        starts.append([number, len(text)])
+        starts.append((number, len(text)))
         text += part
     return text, starts
 

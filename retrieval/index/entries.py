@@ -13,6 +13,7 @@ reader on ("Hurenkinder, see widow") is stored with the sections of the entry it
 names: the book's author foresaw the reader's word for it.
 """
 
+import json
 from dataclasses import dataclass
 
 from books import bookindex
@@ -189,42 +190,64 @@ def _holds(wanted, terms) -> bool:
     return all(any(set(way) <= terms for way in ways) for ways in wanted)
 
 
+def by_first_word(rows) -> dict[str, list[int]]:
+    """Return each term a question may hold an entry's first word as → the numbers of those
+    entries (rows: the entries as stored, ``Entry.as_list``)."""
+    out = {}
+    for n, row in enumerate(rows):
+        for way in (json.loads(row) if isinstance(row, str) else row)[1][0]:
+            out.setdefault(way[0], []).append(n)
+    return out
+
+
 class Entries:
     """A book's stored entries, found by the words a question holds."""
 
     def __init__(self, entries: list[Entry]):
-        self._entries, self._stored, self._by_term = entries, None, None
+        self._stored, self._rows, self._by_term = None, None, None
+        self._made = dict(enumerate(entries))
 
     @classmethod
     def stored(cls, rows) -> "Entries":
-        """Return the entries of an index file's rows (``Entry.as_list``; or a function that
-        returns them), read into entries when a question first looks one up: a question
-        ranks the sections of up to ``shelf.POOL_BOOKS`` books and reads the entries of the
-        few its first cards are in, and memoir's 3,500 entries took longer to make than its
-        sections."""
+        """Return the entries of an index file: rows (``Entry.as_list``, each one as a list or
+        as its JSON text) with their numbers by first word (``by_first_word``; None: made from
+        the rows), or a function that returns the two. Each entry is made when a question
+        first names it: a question ranks the sections of up to ``shelf.POOL_BOOKS`` books
+        and looks up the entries of most of them before its first card, and making all of
+        memoir's 3,500 entries took longer than reading its sections."""
         out = cls([])
         out._stored = rows
         return out
 
     @property
     def entries(self) -> list[Entry]:
+        self._read()
+        return [self._entry(n) for n in range(len(self._rows) if self._rows is not None
+                                              else len(self._made))]
+
+    def _read(self) -> None:
         if self._stored is not None:
-            rows = self._stored() if callable(self._stored) else self._stored
-            self._entries, self._stored = [Entry.from_list(row) for row in rows], None
-        return self._entries
+            self._rows, by_term = self._stored() if callable(self._stored) else self._stored
+            self._by_term = self._by_term or by_term
+            self._stored = None
+
+    def _entry(self, n: int) -> Entry:
+        if n not in self._made:
+            row = self._rows[n]
+            self._made[n] = Entry.from_list(json.loads(row) if isinstance(row, str) else row)
+        return self._made[n]
 
     def named(self, terms) -> list[Entry]:
         """Return the entries all of whose words the question's terms hold, the longest first,
         leaving out those whose words a longer one named holds ("input stack size" is named:
         "stack" and "size" are not)."""
+        self._read()
         if self._by_term is None:
-            self._by_term = {}
-            for n, entry in enumerate(self.entries):
-                for way in entry.needs[0]:
-                    self._by_term.setdefault(way[0], []).append(n)
+            self._by_term = (by_first_word(self._rows) if self._rows is not None else
+                             by_first_word(entry.as_list() for entry in self._made.values()))
         terms = set(terms)
         seen = {n for term in terms for n in self._by_term.get(term, ())}
-        found = [self.entries[n] for n in sorted(seen) if self.entries[n].named_by(terms)]
+        found = [entry for entry in map(self._entry, sorted(seen)) if entry.named_by(terms)]
         found.sort(key=lambda entry: -len(entry.needs))
         kept = []
         for entry in found:

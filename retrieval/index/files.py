@@ -31,7 +31,7 @@ import numpy as np
 
 from books.models import Book
 from books.storage import data_dir
-from retrieval.index import vectors
+from retrieval.index import entries, vectors
 from retrieval.index.chunks import ROW
 
 VERSION = 3
@@ -78,8 +78,6 @@ def write_texts(folder: Path, texts: list[str]) -> None:
     os.replace(folder / "texts.npy.tmp", folder / "texts.npy")
 
 
-REST = ("entries", "boilerplate", "furniture")
-"""The parts of sections.json that ``rest.json`` holds."""
 
 
 def write_skeleton(folder: Path, payload: dict, made_of: os.stat_result) -> None:
@@ -89,7 +87,13 @@ def write_skeleton(folder: Path, payload: dict, made_of: os.stat_result) -> None
     skeleton = {"version": payload["version"], "chunking": payload.get("chunking", 1),
                "of": of, "models": payload["models"], "profile": payload.get("profile") or {},
                "chunks": [[chunk.get(name) for name in ROW] for chunk in payload["chunks"]]}
-    _write(folder / "rest.json", {"of": of, **{name: payload.get(name) for name in REST}})
+    rows = payload.get("entries") or []
+    _write(folder / "rest.json", {
+        "of": of, "boilerplate": payload.get("boilerplate"), "furniture": payload.get("furniture"),
+        # Each entry as its JSON text, read when a question names it (found by first word):
+        # as lists, memoir's entries were 28,000 more objects for the collector to follow.
+        "entries": [json.dumps(row, ensure_ascii=False) for row in rows],
+        "first": entries.by_first_word(rows)})
     _write(folder / "skeleton.json", skeleton)
 
 
@@ -106,8 +110,8 @@ def read_skeleton(folder: Path, made_of: os.stat_result) -> dict | None:
 
 
 def read_rest(folder: Path, made_of: os.stat_result) -> dict | None:
-    """Return the rest stored in folder (``REST``) if it was made of the sections.json whose
-    stat is made_of, else None."""
+    """Return the rest stored in folder (the book's index entries, boilerplate and furniture)
+    if it was made of the sections.json whose stat is made_of, else None."""
     return _read_made_of(folder / "rest.json", made_of)
 
 

@@ -138,7 +138,7 @@ def _profile(payload) -> np.ndarray | None:
 def _rest(payload) -> dict:
     """Return the parts of a stored index only shown cards read: its entries as stored,
     boilerplate and furniture."""
-    return {"entries": payload.get("entries") or (),
+    return {"entries": (payload.get("entries") or (), payload.get("first")),
             "boilerplate": frozenset(payload.get("boilerplate") or ()),
             "furniture": {int(page): texts
                           for page, texts in (payload.get("furniture") or {}).items()}}
