@@ -35,7 +35,7 @@ def tree_shelf(titles) -> FakeShelf:
                     heading_id=k + 1, parent_key=p) for k, (t, p) in enumerate(titles)]
     for chunk in chunks:
         if chunk.parent_key is not None:
-            chunks[chunk.parent_key].children.append(chunk.key)
+            chunks[chunk.parent_key].children += (chunk.key,)
     shelf = FakeShelf({1: 1})
     shelf.chunks[1] = chunks
     return shelf

@@ -51,10 +51,10 @@ def test_it_cuts_sections_at_heading_lines():
 def test_sections_carry_breadcrumb_pages_and_tree():
     chunks = section_chunks(HEADINGS, PAGES, excluded={1}, page_count=4)
     sails, mainsail = by_title(chunks)["1 Sails"], by_title(chunks)["1.1 Mainsail"]
-    assert mainsail.breadcrumb == ["1 Sails", "1.1 Mainsail"]
+    assert mainsail.breadcrumb == ("1 Sails", "1.1 Mainsail")
     assert (sails.page_start, sails.page_end) == (2, 3)
-    assert sails.span == [2, 2] and mainsail.span == [2, 3]
-    assert mainsail.parent_key == sails.key and sails.children == [mainsail.key]
+    assert sails.span == (2, 2) and mainsail.span == (2, 3)
+    assert mainsail.parent_key == sails.key and sails.children == (mainsail.key,)
 
 
 def test_toc_index_and_unplaced_headings_are_not_chunks():
@@ -141,7 +141,7 @@ def test_a_book_without_structure_answers_from_page_windows():
     pages = {n: [f"page {n} text about sailing"] for n in range(1, 6)}
     chunks = section_chunks([], pages, page_count=5)
     assert [(c.page_start, c.page_end) for c in chunks] == [(1, 2), (3, 4), (5, 5)]
-    assert all(c.heading_id is None and c.breadcrumb == [] for c in chunks)
+    assert all(c.heading_id is None and c.breadcrumb == () for c in chunks)
 
 
 def test_page_windows_skip_index_like_and_colophon_pages():

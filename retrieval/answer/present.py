@@ -203,7 +203,7 @@ def place(shelf, book_id, key, unit, question, scored=(), closely=False) -> Resu
     found = Found(book_id, key, 0.0, unit=unit, question=question)
     quoted = None
     if unit:
-        inside = contents.subtree(contents.tree(shelf.index(book_id).chunks), key)
+        inside = contents.subtree(shelf.index(book_id).tree, key)
         quoted = next((s.key for s in scored
                        if s.book_id == book_id and s.key in inside and s.key != key), None)
     found_places = [found] + ([Found(book_id, quoted, 0.0)] if quoted is not None else [])
@@ -234,7 +234,7 @@ def _result(shelf, found: Found, labels, quote: bool, quoted: int | None = None,
                    for k in chunk.children] if found.unit else []
     return Result(
         book_id=found.book_id, book_title=book.title,
-        breadcrumb=chunk.breadcrumb or [chunk.title], heading_id=chunk.heading_id,
+        breadcrumb=list(chunk.breadcrumb) or [chunk.title], heading_id=chunk.heading_id,
         page_start=first, page_end=last,
         printed_start=labels.get((found.book_id, first)),
         printed_end=labels.get((found.book_id, last)),

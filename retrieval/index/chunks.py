@@ -10,7 +10,7 @@ matter) become windows of a few pages.
 """
 
 import re
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, fields
 
 from books.text import CJK, for_search
 from toc.ends import opens_page, section_ends
@@ -31,28 +31,27 @@ _CJK = re.compile(f"[{CJK}]")
 class Chunk:
     key: int
     title: str
-    breadcrumb: list[str]
+    breadcrumb: tuple[str, ...]
     page_start: int
     page_end: int
     text: str
     heading_id: int | None = None
     parent_key: int | None = None
     level: int = 0
-    children: list[int] = field(default_factory=list)
-    span: list[int] = field(default_factory=list)
+    children: tuple[int, ...] = ()
+    span: tuple[int, ...] = ()
     """First and last page of the chunk's own text (a parent's stops at its first child)."""
-    starts: list[tuple[int, int]] = field(default_factory=list)
-    """(page, offset): where each page's text begins in text. Pairs, not lists: a tuple of
-    numbers is one the collector stops following once it has seen it, and the pairs of the
-    books a process keeps were most of the objects it followed."""
+    starts: tuple[tuple[int, int], ...] = ()
+    """(page, offset): where each page's text begins in text (tuples: ``SEQUENCES``)."""
     back_matter: bool = False
     """A bibliography, licence or change log (or inside one): not the book's subject."""
     inferred: bool = False
     """The heading was inferred from the body: the book has no printed contents."""
 
     def __post_init__(self):
-        self.span = list(self.span) or [self.page_start, self.page_end]
-        self.starts = [tuple(pair) for pair in self.starts] or [(self.page_start, 0)]
+        self.breadcrumb, self.children = tuple(self.breadcrumb), tuple(self.children)
+        self.span = tuple(self.span) or (self.page_start, self.page_end)
+        self.starts = tuple(tuple(pair) for pair in self.starts) or ((self.page_start, 0),)
 
     def page_at(self, offset: int) -> int:
         """Return the physical page that holds the character at offset of text."""
@@ -78,11 +77,18 @@ class Chunk:
         up to 60 books, and making each chunk again took a quarter of loading a book."""
         chunk = cls.__new__(cls)
         chunk.__dict__.update(zip(ROW, row), text="")
-        chunk.starts = [tuple(pair) for pair in chunk.starts]
+        for name in SEQUENCES:
+            setattr(chunk, name, tuple(getattr(chunk, name)))
+        chunk.starts = tuple(map(tuple, chunk.starts))
         return chunk
 
 
 ROW = tuple(f.name for f in fields(Chunk) if f.name != "text")
+SEQUENCES = ("breadcrumb", "children", "span")
+"""A chunk's fields that hold several values, kept as tuples (and starts as tuples of pairs):
+a tuple of numbers or strings is one Python's collector stops following once it has seen
+it, and with lists the 300 books a process keeps were a million objects it followed, its
+collections a tenth of an answer's time on 1,000 books."""
 
 
 def section_chunks(headings, pages: dict[int, list[str]], excluded=(), page_count=None):
@@ -117,12 +123,14 @@ def section_chunks(headings, pages: dict[int, list[str]], excluded=(), page_coun
             starts=starts, back_matter=backmatter.is_back_matter(crumbs[heading.pk], text),
             inferred=bool(getattr(heading, "inferred", False)),
         ))
-    by_id = {h.pk: h for h in headings}
+    by_id, children = {h.pk: h for h in headings}, {}
     for heading_id, key in keys.items():
         parent = _placed_parent(by_id, heading_id, keys)
         if parent is not None:
             chunks[key].parent_key = parent
-            chunks[parent].children.append(key)
+            children.setdefault(parent, []).append(key)
+    for parent, under in children.items():
+        chunks[parent].children = tuple(under)
     for chunk in chunks:  # a parent comes before its sections
         if chunk.parent_key is not None and chunks[chunk.parent_key].back_matter:
             chunk.back_matter = True

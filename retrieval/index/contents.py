@@ -11,12 +11,11 @@ import networkx as nx
 
 def tree(chunks) -> nx.DiGraph:
     """Return the contents tree: an edge from each section to each of its subsections."""
+    headed = [chunk for chunk in chunks if chunk.heading_id]
     graph = nx.DiGraph()
-    for chunk in chunks:
-        if chunk.heading_id:
-            graph.add_node(chunk.key)
-            if chunk.parent_key is not None:
-                graph.add_edge(chunk.parent_key, chunk.key)
+    graph.add_nodes_from(chunk.key for chunk in headed)
+    graph.add_edges_from((chunk.parent_key, chunk.key) for chunk in headed
+                         if chunk.parent_key is not None)
     return graph
 
 

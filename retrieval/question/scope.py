@@ -204,8 +204,7 @@ def sections(scope: Scope, shelf, book_ids) -> dict[int, set[int]]:
     unit comes within ONE_UNIT of the nearest."""
     found, nearness = {}, {}
     for book_id in book_ids:
-        chunks = shelf.index(book_id).chunks
-        graph = contents.tree(chunks)
+        chunks, graph = shelf.index(book_id).chunks, shelf.index(book_id).tree
         if scope.kind == PAGES:
             keys = _in_pages(shelf, book_id, chunks, scope.pages)
         else:

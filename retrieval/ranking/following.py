@@ -56,7 +56,7 @@ def in_chapter(reading, limit, exclude) -> Gathered:
         return out
     chunks = shelf.index(book_id).chunks
     here = next((c.key for c in chunks if followups.same(c, first)), None)
-    graph = contents.tree(chunks)
+    graph = shelf.index(book_id).tree
     chapter = units.containing(chunks, graph, here) if here is not None else None
     if chapter is None:
         out.batches.append([])

@@ -208,8 +208,7 @@ def ranges(reading, limit, exclude) -> Gathered:
     for found in scored:
         inside.setdefault(found.book_id, {})[found.key] = found.score
     for book_id, scores in inside.items():
-        chunks = shelf.index(book_id).chunks
-        trees[book_id] = contents.tree(chunks)
+        chunks, trees[book_id] = shelf.index(book_id).chunks, shelf.index(book_id).tree
         for key in units.units(chunks, unit):
             mass[(book_id, key)] = _mass(scores, trees[book_id], key)
     best = sorted((pair for pair in mass if mass[pair] > 0), key=mass.get, reverse=True)
