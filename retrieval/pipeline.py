@@ -79,9 +79,9 @@ def _read(question, user, book_ids, context, suggested) -> tuple[Answer, Reading
     """Return the answer begun (the plan's kind and parts, the books, the language) and the
     question read, the follow-up resolved (None where there is no book to search)."""
     books = visible_books(user, book_ids)
-    resolved = followups.follow_up(question, context, {pk: b.title for pk, b in books.items()})
+    resolved = followups.follow_up(question, context, books.titles())
     if resolved.book_ids is not None:
-        books = {pk: book for pk, book in books.items() if pk in resolved.book_ids}
+        books = books.only(resolved.book_ids)
     plan = _plan(resolved.question)
     answer = Answer(plan.type, resolved.question, parts=tuple(plan.parts),
                     book_ids=tuple(sorted(books)), language=language_of(resolved.question))

@@ -898,3 +898,19 @@ def test_building_counts_the_passages_once_over_both_encoders(sailing, settings)
     assert len(reports) >= 2 and reports[-1] == (total, total)
     assert [done for done, _ in reports] == sorted(done for done, _ in reports)
     assert reports[0][0] < total  # the first encoder's part ends halfway, not at the total
+
+
+def test_the_books_a_question_may_search_are_made_as_their_rows_say(db):
+    from retrieval.question.reading import Books, visible_books
+
+    book = make_book("Harbour Guide", HARBOUR, [(1, "3.4 Mooring lines", 2, 0, 2)])
+    book.original_filename = "harbour.pdf"
+    book.save()
+    books = visible_books(None)
+    assert isinstance(books, Books) and list(books) == [book.pk]
+    made = books[book.pk]
+    assert (made.pk, made.title, made.sha256, made.original_filename, made.page_count) == (
+        book.pk, book.title, book.sha256, "harbour.pdf", book.page_count)
+    assert made.authors == book.authors  # a field not read is read when wanted
+    assert list(books.described()) == [(book.pk, "Harbour Guide", "harbour.pdf")]
+    assert books.titles() == {book.pk: "Harbour Guide"} and not books.only([book.pk + 1])
