@@ -29,6 +29,7 @@ SPECK_CONF = 0.6  # an unnumbered entry none of whose lines OCR read surer than 
 CJK_SPACE = re.compile(r"(?<=[\u3040-\u30ff\u4e00-\u9fff])\s+(?=[\u3040-\u30ff\u4e00-\u9fff])")
 MAX_UNPAGED = 100  # characters of an entry printed without a page number
 LONE_FOLIO = re.compile(r"[ivxlc]{1,8}")
+STAMP = re.compile(r"[0-9]{5,}")  # a library's accession number stamped on a scanned page
 SENTENCE_BREAK = re.compile(r"[。．](?=.)|[.!?](?=\s+[A-Z])")
 
 
@@ -265,8 +266,8 @@ def _emit(group: list[Row], found, toc_page: int, left: float, right: float) -> 
         longest = MAX_LABELLED if numbering(title)[0] else MAX_TITLE
         if len(title) > longest or _paragraph(title, token) or _specks(title) or unsure:
             continue  # too long, running text, or specks read as letters
-        if token is None and LONE_FOLIO.fullmatch(title):
-            continue  # the contents page's own folio ("ii"), where folios were not told apart
+        if token is None and (LONE_FOLIO.fullmatch(title) or STAMP.fullmatch(title)):
+            continue  # the page's own folio ("ii"), where folios were not told apart, or a stamp
         number, kind, _ = numbering(title)
         height = first.height
         indent = (first.x0 - left) / max(height, 1.0)

@@ -82,8 +82,11 @@ PASCAL_LIKE = [
 
 def test_a_letter_label_names_its_argument_however_long_and_however_its_lines_open():
     """Pascal's Provincial Letters (1856): "LETTER N." over an argument of clauses joined by
-    dashes, up to five lines (330 characters), a line opening with the dash it broke before."""
-    entries = parse_pages([labelled(3, PASCAL_LIKE, head="CONTENTS.")], {})
+    dashes, up to five lines (330 characters), a line opening with the dash it broke before;
+    the library's accession number stamped under them is no entry."""
+    found = labelled(3, PASCAL_LIKE, head="CONTENTS.")
+    found["lines"].append(line("2026899", 250, 700, 330, height=16))  # the library's stamp
+    entries = parse_pages([found], {})
     assert [(e.number, e.kind, e.token) for e in entries] == [
         ("I", "chapter", "63"), ("V", "chapter", "116"), ("XVI", "chapter", "314")]
     assert entries[0].title.endswith("proximate power —a term employed by the Jesuits to "
