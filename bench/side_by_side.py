@@ -237,15 +237,16 @@ def load(scans: Path, born: Path, languages: dict[str, str], dpi: int,
 def load_real(folder: Path, books: list[dict], dpi: int, max_pixels: int) -> Loaded:
     """Return the chosen pages of the real set's dev books, rendered as the ocr stage renders
     them; books are bench/real/sources.json's entries, folder holds <id>.pdf and
-    <id>.pages.json. Held-out books and books without per-page text are left out; pages
-    transcribed by hand (the Japanese ones) are all read, measured block by block."""
+    <id>.pages.json. Held-out books, books without per-page text and books added after the
+    pages were chosen ("side_by_side": false, so that the figures stay comparable) are left
+    out; pages transcribed by hand (the Japanese ones) are all read, measured block by block."""
     loaded = _transcribed(folder, [book for book in books if book.get("role") == "dev"],
                           dpi, max_pixels)
     texts = {}
     for book in books:
         path = folder / f"{book['id']}.pages.json"
         if book.get("role") != "dev" or not book.get("text") or "pages" in book \
-                or not path.is_file():
+                or book.get("side_by_side") is False or not path.is_file():
             continue
         pages = json.loads(path.read_text())
         texts[book["id"]] = (book["lang"], [page["text"] for page in pages])

@@ -68,11 +68,13 @@ def real_book(folder, book, texts):
 
 def test_real_pages_come_from_the_dev_books_with_proofread_text_only(tmp_path):
     full = "The anchor was weighed at dawn. " * 12
-    for book in ("sails", "kept", "plain"):
+    for book in ("sails", "kept", "plain", "later"):
         real_book(tmp_path, book, ["", full, full, "A short page."])
     books = [{"id": "sails", "role": "dev", "lang": "en", "text": "sails.txt"},
              {"id": "kept", "role": "held_out", "lang": "en", "text": "kept.txt"},
-             {"id": "plain", "role": "dev", "lang": "en", "text": None}]
+             {"id": "plain", "role": "dev", "lang": "en", "text": None},
+             {"id": "later", "role": "dev", "lang": "en", "text": "later.txt",
+              "side_by_side": False}]
     loaded = load_real(tmp_path, books, dpi=36, max_pixels=1_000_000)
     assert list(loaded) == [("real", "en")]
     pages = loaded[("real", "en")]

@@ -24,10 +24,12 @@ LABEL_GAP = 3.0  # at most this many line heights between a number's label and i
 CORRIDOR = (0.3, 0.7)  # where the gutter of a two-column page may lie, as a share of width
 LEADER_END = re.compile(r"[・·•…‥⋯.．]{2,}\s*$")
 MAX_TITLE = 300
+MAX_LABELLED = 600  # an argument under its label ("LETTER V.") runs to five lines
 SPECK_CONF = 0.6  # an unnumbered entry none of whose lines OCR read surer than this is dust
 CJK_SPACE = re.compile(r"(?<=[\u3040-\u30ff\u4e00-\u9fff])\s+(?=[\u3040-\u30ff\u4e00-\u9fff])")
 MAX_UNPAGED = 100  # characters of an entry printed without a page number
 LONE_FOLIO = re.compile(r"[ivxlc]{1,8}")
+STAMP = re.compile(r"[0-9]{5,}")  # a library's accession number stamped on a scanned page
 SENTENCE_BREAK = re.compile(r"[。．](?=.)|[.!?](?=\s+[A-Z])")
 
 
@@ -261,10 +263,11 @@ def _emit(group: list[Row], found, toc_page: int, left: float, right: float) -> 
         if token is None and found and len(pieces) == 1 and text.endswith(found[1]):
             title, token = tidy_title(strip_trailing_leaders(text[:-len(found[1])])), found[1]
         unsure = sure < SPECK_CONF and numbering(title)[1] in (None, "letter", "roman")
-        if len(title) > MAX_TITLE or _paragraph(title, token) or _specks(title) or unsure:
+        longest = MAX_LABELLED if numbering(title)[0] else MAX_TITLE
+        if len(title) > longest or _paragraph(title, token) or _specks(title) or unsure:
             continue  # too long, running text, or specks read as letters
-        if token is None and LONE_FOLIO.fullmatch(title):
-            continue  # the contents page's own folio ("ii"), where folios were not told apart
+        if token is None and (LONE_FOLIO.fullmatch(title) or STAMP.fullmatch(title)):
+            continue  # the page's own folio ("ii"), where folios were not told apart, or a stamp
         number, kind, _ = numbering(title)
         height = first.height
         indent = (first.x0 - left) / max(height, 1.0)

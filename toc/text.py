@@ -21,7 +21,9 @@ NUMBERING = [
     (re.compile(r"^第\s*([0-9０-９〇一二三四五六七八九十百]+)\s*款\s*"), 3),
     (re.compile(r"^第\s*([0-9０-９〇一二三四五六七八九十百]+)\s*項\s*"), 4),
     (re.compile(r"^(?:part|teil|livre|book)\s+([0-9]+|[ivxlc]+|[a-z])\b[.:]?\s*", re.I), "part"),
-    (re.compile(r"^(?:chapter|kapitel|chapitre)\s+([0-9]+|[ivxlc]+)\b[.:]?\s*", re.I), "chapter"),
+    # Old books' units are letters, lectures, sermons … ("LETTER IV.", a label over its title).
+    (re.compile(r"^(?:chapter|kapitel|chapitre|letter|lecture|sermon|essay|discourse)\s+"
+                r"([0-9]+|[ivxlc]+)\b[.:]?\s*", re.I), "chapter"),
     (re.compile(r"^(?:appendix|anhang|annexe)\s+([A-Z0-9]+)\b[.:]?\s*", re.I), "chapter"),
     (re.compile(r"^([A-Z](?:\s?[.．]\s?\d{1,3})+)[.．]?(?:\s+|(?=[^\d\s.]))"), "dotted"),
     (re.compile(r"^(\d{1,3}(?:\s?[.．]\s?\d{1,3})+)[.．]?(?:\s+|(?=[^\d\s.．]))"), "dotted"),
@@ -69,7 +71,10 @@ SPACED_LABEL = re.compile(
 KANJI_FROM_LOOKALIKE = str.maketrans({"ー": "一", "-": "一", "—": "一", "－": "一", "ニ": "二"})
 LOOKALIKE_LABEL = re.compile(r"^第\s*([一二三四五六七八九十ーニ\-—－]{1,4})\s*([章節編部款項])")
 LEADING_SPECKS = re.compile(r"^(?:[·•・,'`]\s*)+(?=\S)")  # dust OCR reads before a title
-KANJI_ITEM = re.compile(r"^([一二三四五六七八九十ーニ\-—－])[\s　、．.]*(?=\S)")
+# A look-alike (ー, ニ, a dash) only in a Japanese row: a Latin row opening with a dash
+# ("—a term employed …") carries on an argument broken before its dash.
+KANJI_ITEM = re.compile(r"^(?=[一二三四五六七八九十]|..*?[\u3040-\u30ff\u3400-\u9fff])"
+                        r"([一二三四五六七八九十ーニ\-—－])[\s　、．.]*(?=\S)")
 
 
 def tidy_title(text: str) -> str:

@@ -64,6 +64,36 @@ def test_a_chapter_label_on_its_own_line_names_the_title_below_it():
     assert entries[1].title == "CHAPTER II AT MARISCHAL COLLEGE, 1722-1737"
 
 
+PASCAL_LIKE = [
+    ("LETTER I.", ["Disputes in the Sorbonne, and the invention of proximate power",
+                   "—a term employed by the Jesuits to procure the censure of M.",
+                   "Arnauld, . . . . . . . . ."], 63),
+    ("LETTER V.", ["Design of the Jesuits in establishing a new system of morals—",
+                   "Two sorts of casuists among them—A great many lax and some",
+                   "severe ones—Reason of this difference—Explanation of the doc-",
+                   "trine of probabilism—A multitude of modern and unknown au-",
+                   "thors substituted in the place of the holy fathers—Escobar, ."], 116),
+    ("LETTER XVI.", ["Calumnies against Port-Royal—Port-Royalists no heretics—M. de",
+                     "St. Cyran and M. Arnauld vindicated—Slanders against the",
+                     "nuns of Port-Royal—Miracle of the holy thorn—No impunity",
+                     "for slanderers—Excuse for a long letter, . . . ."], 314),
+]
+
+
+def test_a_letter_label_names_its_argument_however_long_and_however_its_lines_open():
+    """Pascal's Provincial Letters (1856): "LETTER N." over an argument of clauses joined by
+    dashes, up to five lines (330 characters), a line opening with the dash it broke before;
+    the library's accession number stamped under them is no entry."""
+    found = labelled(3, PASCAL_LIKE, head="CONTENTS.")
+    found["lines"].append(line("2026899", 250, 700, 330, height=16))  # the library's stamp
+    entries = parse_pages([found], {})
+    assert [(e.number, e.kind, e.token) for e in entries] == [
+        ("I", "chapter", "63"), ("V", "chapter", "116"), ("XVI", "chapter", "314")]
+    assert entries[0].title.endswith("proximate power —a term employed by the Jesuits to "
+                                     "procure the censure of M. Arnauld,")
+    assert entries[1].title.endswith("the holy fathers—Escobar,")
+
+
 def test_the_page_column_head_is_no_part_of_an_entry():
     entries = parse_pages([contents_page()], {})
     assert not any("PAGE" in entry.title.split() for entry in entries)
