@@ -56,7 +56,7 @@ def fit(pages: list[dict]) -> Mapping:
     """Return the printed→physical mapping read from the folios of every page."""
     mapping = Mapping(page_count=len(pages))
     reads = {page["number"]: candidates(page) for page in pages}
-    anchors = _supported(reads)
+    anchors = _without_misread_runs(_supported(reads))
     mapping.anchors = anchors
     for folio in anchors.values():
         mapping.folio_lines.setdefault(folio.page, set()).add(folio.line)
@@ -84,6 +84,45 @@ def _supported(reads: dict[int, list[Folio]]) -> dict[int, Folio]:
         if best:
             chosen[page] = best
     return chosen
+
+
+def _without_misread_runs(anchors: dict[int, Folio]) -> dict[int, Folio]:
+    """Return anchors less the runs OCR misread alike: a run of agreeing folios, fewer than
+    the folios around it, whose offset the folios on both sides of it agree against, each
+    one digit off the value theirs gives there. A book's offset changes where plates are
+    bound in or pages are lost, and does not change back: on a real 1856 book, pages 137
+    and 138 read 187 and 188 (a worn 3 read as 8), each supporting the other, and a
+    letter printed on 188 was placed on 138. Where the worn figure comes and goes (304
+    read 804, 305 read right, 307 read 807 …) a misread is as one digit off the right
+    reads as they are off it: the run with the most folios about it goes first, and the
+    two sides it parted are one run after it."""
+    runs = _runs(sorted(anchors.values(), key=lambda folio: folio.page))
+    while True:
+        misread = [(len(runs[i - 1]) + len(runs[i + 1]) - len(runs[i]), i)
+                   for i in range(1, len(runs) - 1) if _misread(*runs[i - 1:i + 2])]
+        if not misread:
+            return {folio.page: folio for run in runs for folio in run}
+        _, i = max(misread)
+        runs[i - 1:i + 2] = [runs[i - 1] + runs[i + 1]]
+
+
+def _misread(before: list[Folio], run: list[Folio], after: list[Folio]) -> bool:
+    """Return True if run reads a digit wrong in each folio where before and after agree."""
+    offset = before[0].offset
+    return (after[0].offset == offset and before[0].kind == after[0].kind == run[0].kind
+            == "arabic" and len(run) < len(before) + len(after)
+            and all(_one_off(str(folio.value), str(folio.page - offset)) for folio in run))
+
+
+def _runs(folios: list[Folio]) -> list[list[Folio]]:
+    """Return the folios (in page order) in runs of the same kind and offset."""
+    runs = []
+    for folio in folios:
+        if runs and (runs[-1][-1].kind, runs[-1][-1].offset) == (folio.kind, folio.offset):
+            runs[-1].append(folio)
+        else:
+            runs.append([folio])
+    return runs
 
 
 def _fill(mapping: Mapping, anchors: list[Folio], line_counts: dict[int, int],

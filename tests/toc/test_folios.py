@@ -167,3 +167,28 @@ def test_roman_front_matter_and_a_missing_page_of_it():
     folios = [None, "ii", "iii", "iv", "vii", "viii", None, "2", "3", "4", "5"]
     mapping = fit(scanned(folios))
     assert described(mapping) == [("missing_page", ("v", "vi"), 2, [4, 5])]
+
+
+def test_two_pages_whose_worn_3_reads_as_8_alike_are_read_as_the_pages_around_them():
+    folios = [str(n) for n in range(130, 146)]
+    folios[7], folios[8] = "187", "188"  # 137 and 138: each supports the other's misread
+    mapping = fit(scanned(folios))
+    assert [mapping.labels[n] for n in (8, 9)] == ["137", "138"]
+    assert mapping.anomalies == [] and mapping.missing == set()
+    assert mapping.pages_for("arabic", 188) == []  # not in this stretch of the scan
+
+
+def test_a_leaf_bound_out_of_order_is_still_out_of_order():
+    folios = [str(n) for n in range(130, 146)]
+    folios[7], folios[8], folios[9], folios[10] = "139", "140", "137", "138"
+    mapping = fit(scanned(folios))
+    assert [mapping.labels[n] for n in (8, 9, 10, 11)] == ["139", "140", "137", "138"]
+
+
+def test_a_worn_figure_that_comes_and_goes_is_read_as_the_pages_around_it():
+    folios = [str(n) for n in range(296, 330)]
+    for n in (304, 307, 309, 310, 313, 314, 317, 319, 321):  # a worn 3 read as 8, or not
+        folios[n - 296] = "8" + str(n)[1:]
+    mapping = fit(scanned(folios))
+    assert [mapping.labels[n - 295] for n in range(300, 325)] == [str(n) for n in range(300, 325)]
+    assert mapping.anomalies == [] and mapping.missing == set()
