@@ -82,16 +82,19 @@ def named(question: str, refs: list[str], books: dict[int, set[str]]) -> dict[in
     books: id → name terms (``name_terms``); refs: the question's explicit
     references as written (``query.book_refs``).
     """
-    spread = {}
-    for terms in books.values():
-        for term in terms:
-            spread[term] = spread.get(term, 0) + 1
     asked = set(analysis.terms(question))
+    # Only the question's words are counted across the titles: on 10,000 books counting
+    # every title word for every question took 30 ms of it.
+    held = {pk: terms & asked for pk, terms in books.items()}
+    spread = {}
+    for shared in held.values():
+        for term in shared:
+            spread[term] = spread.get(term, 0) + 1
     out = {}
-    for pk, terms in books.items():
-        shared = [t for t in terms & asked]
+    for pk, shared in held.items():
         if not shared:
             continue
+        terms = books[pk]
         rarity = max(_rarity(spread[t], len(books)) for t in shared)
         explicit = any(set(analysis.terms(ref)) & terms for ref in refs)
         out[pk] = round((EXPLICIT if explicit else HINT) * rarity, 3)

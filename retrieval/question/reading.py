@@ -60,12 +60,12 @@ class Books(Mapping):
     def __len__(self) -> int:
         return len(self._rows)
 
-    def described(self):
-        """Yield (id, title, file name) of each book, no book made."""
-        return ((pk, row[1], row[3]) for pk, row in self._rows.items())
+    def described(self) -> list[tuple[int, str, str]]:
+        """Return (id, title, file name) of each book, no book made."""
+        return [(pk, row[1], row[3]) for pk, row in self._rows.items()]
 
     def titles(self) -> dict[int, str]:
-        return {pk: title for pk, title, _ in self.described()}
+        return {pk: row[1] for pk, row in self._rows.items()}
 
     def only(self, book_ids) -> "Books":
         """Return the mapping of those of its books that are in book_ids."""
