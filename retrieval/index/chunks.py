@@ -301,7 +301,7 @@ def _span_text(pages, span, excluded) -> tuple[str, list[list[int]]]:
     return _joined(parts)
 
 
-def _joined(parts) -> tuple[str, list[list[int]]]:
+def _joined(parts) -> tuple[str, list[tuple[int, int]]]:
     text, starts = "", []
     for number, part in parts:
         if not part:

@@ -79,8 +79,6 @@ def write_texts(folder: Path, texts: list[str]) -> None:
     os.replace(folder / "texts.npy.tmp", folder / "texts.npy")
 
 
-
-
 def write_skeleton(folder: Path, payload: dict, made_of: os.stat_result) -> None:
     """Store the skeleton of an index and its rest (payload: the contents of sections.json,
     made_of: the stat of that file)."""

@@ -136,7 +136,8 @@ def _profile(payload) -> np.ndarray | None:
 
 
 def _rest(payload) -> dict:
-    """Return the parts of a stored index only shown cards read: its entries as stored,
+    """Return the parts of a stored index only shown cards read: its entries as stored with
+    their numbers by first word (None where the file has none: ``Entries.stored``),
     boilerplate and furniture."""
     return {"entries": (payload.get("entries") or (), payload.get("first")),
             "boilerplate": frozenset(payload.get("boilerplate") or ()),
