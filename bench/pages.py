@@ -9,6 +9,8 @@ import pymupdf
 from books.textlayer import page_lines
 
 BENCH = Path(os.environ.get("BOOKBENCH_DIR", Path.home() / ".cache" / "bookbench"))
+REAL_SCANS = BENCH / "scans" / "real"
+"""The real set's scans and their proofread text (``scripts/make_real_set.py``)."""
 
 
 def load_pages(book: str, lines_dir: Path | None = None) -> list[dict]:

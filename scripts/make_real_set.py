@@ -34,7 +34,6 @@ its 目錄, are in ``bench/real/gt/kokumin2.gt.json``.
 
 import argparse
 import json
-import os
 import re
 import subprocess
 import sys
@@ -43,6 +42,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.pages import REAL_SCANS  # noqa: E402
 from bench.real import read_truth  # noqa: E402
 
 SOURCES = ROOT / "bench" / "real" / "sources.json"
@@ -65,8 +65,7 @@ def main() -> None:
     parser.add_argument("--mirrors", type=Path, required=True,
                         help="The folder holding the fetched repositories (owner+name/).")
     parser.add_argument("--books", default="", help="Comma-separated ids (default: all).")
-    parser.add_argument("--out", type=Path, default=Path(os.environ.get(
-        "BOOKBENCH_DIR", Path.home() / ".cache" / "bookbench")) / "scans" / "real")
+    parser.add_argument("--out", type=Path, default=REAL_SCANS)
     args = parser.parse_args()
     books = json.loads(SOURCES.read_text())["books"]
     wanted = {b.strip() for b in args.books.split(",") if b.strip()}

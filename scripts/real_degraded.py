@@ -39,12 +39,11 @@ import numpy as np  # noqa: E402
 from PIL import Image, ImageFilter  # noqa: E402
 
 from bench import side_by_side  # noqa: E402
+from bench.pages import REAL_SCANS  # noqa: E402
 from indexing.contract import StageContext  # noqa: E402
 from indexing.ocr.engines import get_engine  # noqa: E402
 from indexing.ocr.read import read_page  # noqa: E402
 
-DEFAULT_FOLDER = Path(os.environ.get("BOOKBENCH_DIR", Path.home() / ".cache" / "bookbench")) \
-    / "scans" / "real"
 
 
 def skewed(degrees: float):
@@ -103,7 +102,7 @@ PROBLEMS = {
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--folder", type=Path, default=DEFAULT_FOLDER)
+    parser.add_argument("--folder", type=Path, default=REAL_SCANS)
     parser.add_argument("--pages", type=int, default=12, help="the first N chosen pages")
     parser.add_argument("--engines", default="librarian,tesseract")
     parser.add_argument("--problems", default=",".join(PROBLEMS))

@@ -42,6 +42,7 @@ import pymupdf  # noqa: E402
 
 from bench.real import page_errors, reading_errors  # noqa: E402
 from bench.side_by_side import tesseract_lines  # noqa: E402
+from bench.pages import REAL_SCANS  # noqa: E402
 from indexing.contract import StageContext  # noqa: E402
 from indexing.ocr.engines import get_engine  # noqa: E402
 from indexing.ocr.layout import page_lines  # noqa: E402
@@ -49,14 +50,12 @@ from indexing.ocr.read import read_page  # noqa: E402
 from indexing.ocr.render import render  # noqa: E402
 from indexing.ocr.spreads import find_gutter  # noqa: E402
 
-DEFAULT_FOLDER = Path(os.environ.get("BOOKBENCH_DIR", Path.home() / ".cache" / "bookbench")) \
-    / "scans" / "real"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--books", default="kokumin2,ndl-lite,ndl-layout")
-    parser.add_argument("--folder", type=Path, default=DEFAULT_FOLDER)
+    parser.add_argument("--folder", type=Path, default=REAL_SCANS)
     parser.add_argument("--engines", default="librarian,tesseract")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
