@@ -1,5 +1,7 @@
 """The shelf's vector index: books go in and out in bulk, each keeping only its own rows."""
 
+from pathlib import Path
+
 import numpy as np
 
 from retrieval.index import vectors
@@ -81,3 +83,23 @@ def test_a_shelf_written_with_an_inverted_id_map_is_written_anew_without_it(tmp_
         assert found == expected
         assert type(index._read()[0]) is faiss.IndexIDMap
         assert rows_of(index._read()[0]) == {book: 100 for book in books}
+
+
+def test_a_books_rows_are_read_as_written_and_not_kept_mapped(tmp_path):
+    written = np.arange(12, dtype=np.float32).reshape(4, 3) / 10
+    vectors.write_book(tmp_path, "english", written, [0, 0, 1, 2])
+    rows, keys = vectors.read_book(tmp_path, "english")
+    assert rows.shape == (4, 3) and len(rows) == 4 and keys.tolist() == [0, 0, 1, 2]
+    assert np.array_equal(rows[[1, 3]], written[[1, 3]].astype(np.float16))
+    assert np.array_equal(np.asarray(rows, dtype=np.float32), written.astype(np.float16))
+    mapped = Path("/proc/self/maps").read_text()
+    assert str(tmp_path / "english.npy") not in mapped  # read, then let go
+
+
+def test_rows_whose_file_was_written_anew_with_other_rows_give_no_cosine(tmp_path):
+    vectors.write_book(tmp_path, "english", np.ones((4, 3)), [0, 1, 2, 3])
+    rows, _ = vectors.read_book(tmp_path, "english")
+    vectors.write_book(tmp_path, "english", np.ones((6, 3)), [0, 1, 2, 3, 4, 5])
+    assert not np.asarray(rows).any() and rows[[0]].shape == (1, 3)
+    (tmp_path / "english.npy").unlink()
+    assert not np.asarray(rows).any()

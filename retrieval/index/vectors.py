@@ -3,7 +3,7 @@
 A book's vectors for one model live in ``<book dir>/<role>.npy`` (float16, one
 row per passage, the passages of a section side by side) with
 ``<role>.keys.npy`` (the section key of each row): they are the record, mapped
-into memory and read only as far as a question needs. The shelf index
+into memory only while a question reads the rows it needs (``BookRows``). The shelf index
 ``<data dir>/retrieval/shelf/<role>.faiss`` is made from them and holds every
 book's rows under ids ``book id << 24 | row``, so the nearest passages of the
 whole shelf are found in one search; exact cosines then come from the books'
@@ -24,6 +24,7 @@ anew without it (``_plain``).
 
 import fcntl
 import json
+import mmap
 import os
 import threading
 from contextlib import contextmanager
@@ -59,13 +60,61 @@ def write_book(folder: Path, role: str, vectors: np.ndarray, keys) -> None:
         os.replace(path.with_name(path.name + ".tmp"), path)
 
 
-def read_book(folder: Path, role: str) -> tuple[np.ndarray, np.ndarray] | None:
-    """Return a book's vectors (memory-mapped float16) and section keys for one model."""
+def read_book(folder: Path, role: str) -> tuple["BookRows", np.ndarray] | None:
+    """Return a book's vectors (float16, read from disk as used: ``BookRows``) and section
+    keys for one model."""
     rows, owners = book_files(folder, role)
     try:
-        return np.load(rows, mmap_mode="r"), np.load(owners)
+        return BookRows(rows), np.load(owners)
     except (OSError, ValueError):
         return None
+
+
+class BookRows:
+    """A book's vectors of one model in their file: an array's shape, indexing and
+    ``np.asarray``, each of which maps the file only while it reads.
+
+    A process keeps the indexes of 300 books between questions. While each held its rows
+    mapped, every page a question had read stayed in the process: on 1,000 books 150 MB of
+    its peak memory, for rows most questions never read again. Mapping a file anew costs
+    some microseconds; a question reads the rows of up to 60 books.
+    """
+
+    __slots__ = ("path", "shape", "dtype", "offset")
+
+    def __init__(self, path: Path):
+        with open(path, "rb") as handle:
+            version = np.lib.format.read_magic(handle)
+            read_header = (np.lib.format.read_array_header_1_0 if version == (1, 0)
+                           else np.lib.format.read_array_header_2_0)
+            shape, fortran, dtype = read_header(handle)
+            self.offset = handle.tell()
+        if fortran or len(shape) != 2:
+            raise ValueError(f"{path}: not a table of rows")
+        self.path, self.shape, self.dtype = path, shape, dtype
+
+    def __len__(self) -> int:
+        return self.shape[0]
+
+    def _mapped(self) -> np.ndarray:
+        """Return the rows mapped (the map closes with the last array made of it), or rows
+        of zeros (no cosine from this book) where the file is gone or is not the one read:
+        a book embedded again has its vectors written before its sections."""
+        size = self.shape[0] * self.shape[1] * self.dtype.itemsize
+        try:
+            with open(self.path, "rb") as handle:
+                mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+        except (OSError, ValueError):  # ValueError: an empty file, which mmap refuses
+            return np.zeros(self.shape, self.dtype)
+        if len(mapped) != self.offset + size:
+            return np.zeros(self.shape, self.dtype)
+        return np.frombuffer(mapped, self.dtype, offset=self.offset).reshape(self.shape)
+
+    def __getitem__(self, index) -> np.ndarray:
+        return np.array(self._mapped()[index])  # a copy: the map goes with this call
+
+    def __array__(self, dtype=None, copy=None) -> np.ndarray:
+        return np.array(self._mapped(), dtype=dtype)
 
 
 class ShelfVectors:
