@@ -61,7 +61,7 @@ class RapidOcrEngine:
 
     def __init__(self, config: OcrConfig):
         try:
-            from rapidocr import RapidOCR
+            from indexing.ocr.scaled import ScaledOCR
         except ImportError as error:
             raise EngineUnavailable("rapidocr is not installed (pip install rapidocr).") from error
         params = {
@@ -104,7 +104,7 @@ class RapidOcrEngine:
 
             self._ocr = ScriptedOCR(params, {**params, **latin})
         else:
-            self._ocr = RapidOCR(params=params)
+            self._ocr = ScaledOCR(params=params)
         if not int8:  # the float detector already: vertical pages need no second look
             self._float = self._ocr
 
@@ -127,9 +127,9 @@ class RapidOcrEngine:
     def _float_ocr(self):
         with self._lock:
             if self._float is None:
-                from rapidocr import RapidOCR
+                from indexing.ocr.scaled import ScaledOCR
 
-                self._float = RapidOCR(params=self._float_params)
+                self._float = ScaledOCR(params=self._float_params)
             return self._float
 
 

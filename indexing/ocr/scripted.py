@@ -1,7 +1,8 @@
 """RapidOCR with a second recogniser for Latin pages (the choice: indexing.ocr.script).
 
-Only the recognition step differs from RapidOCR's: detection, cropping, the
-filter on confidence and the result are rapidocr's own.
+Only the recognition step differs from ``ScaledOCR``'s (detection at the scale of the
+page's type, ``indexing.ocr.scaled``): cropping, the filter on confidence and the result
+are rapidocr's own.
 """
 
 from __future__ import annotations
@@ -12,9 +13,10 @@ from rapidocr import RapidOCR
 from rapidocr.ch_ppocr_rec import TextRecInput, TextRecOutput
 
 from indexing.ocr import script
+from indexing.ocr.scaled import ScaledOCR
 
 
-class ScriptedOCR(RapidOCR):
+class ScriptedOCR(ScaledOCR):
     """RapidOCR whose lines are read by the Latin recogniser (latin_params' Rec.*) on pages
     whose first lines it reads as Latin script, and by the small one elsewhere."""
 
