@@ -553,3 +553,18 @@ def test_a_japanese_part_is_asked_for_by_any_of_its_numerals(question):
     assert query.plan(question).section == ("部", "2")
     part = SimpleNamespace(parent_key=None, children=[1], title="第II部 リファレンス")
     assert units.is_part(part)  # so its chapters are the book's chapters, not it
+
+
+def test_a_shelfs_names_are_made_once_and_anew_when_a_title_or_cover_changes():
+    from retrieval.question import naming
+
+    described = [(1, "The memoir class", "memoir.pdf"), (2, "Beamer User Guide", "beamer.pdf"),
+                 (3, "Boats", "")]
+    covers = {3: "Sails and knots"}
+    made = naming.titles(list(described), covers)
+    assert naming.titles(list(described), covers) is made
+    assert made.named_by({"memoir", "knot"}) == {1, 3}  # a cover's word may name its book
+    assert made.plain[3] == naming.plain_names("Boats")[0] and "knot" not in made.plain[3]
+    renamed = naming.titles([*described[:2], (3, "Sailing boats", "")], covers)
+    assert renamed is not made and renamed.named_by({"sail"}) == {3}
+    assert naming.titles(list(described), {3: "Oars"}) is not made

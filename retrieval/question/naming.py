@@ -1,4 +1,5 @@
-"""Which books a question names, by their titles (pure functions).
+"""Which books a question names, by their titles (pure functions, and ``titles``: a shelf's
+names, kept while the shelf is the same).
 
 A book is named when the question holds a word of its title (or of its file
 name) that tells it from the other books on the shelf: "memoir" names *The
@@ -13,6 +14,8 @@ reader would look first, yet another book may answer better.
 """
 
 import math
+import threading
+from collections import OrderedDict
 from functools import lru_cache
 from pathlib import PurePath
 
@@ -61,6 +64,52 @@ def plain_names(title: str, filename: str = "", cover: str = "") -> tuple[frozen
     stem = PurePath(filename).stem.replace("_", " ").replace("-", " ") if filename else ""
     plain = _naming_terms(f"{title} {stem}")
     return plain, plain | _naming_terms(cover)
+
+
+class Titles:
+    """A shelf's books' names, made once for as long as the shelf is the same: each book's
+    plain names (``plain_names``), and which books every word could name.
+
+    A question looks up only the books its words could name (``name_terms``); every other
+    book is named by its plain names. Going through 10,000 books' names for each question
+    took 30 ms of it."""
+
+    def __init__(self, described, covers: dict[int, str]):
+        self.described = {pk: (title, filename or "", covers.get(pk, ""))
+                          for pk, title, filename in described}
+        self.plain, self.naming = {}, {}
+        for pk, (title, filename, cover) in self.described.items():
+            plain, every = plain_names(title, filename, cover)
+            self.plain[pk] = plain
+            for term in every:
+                self.naming.setdefault(term, []).append(pk)
+
+    def named_by(self, terms) -> set[int]:
+        """Return the books whose names hold any of terms."""
+        return {pk for term in terms for pk in self.naming.get(term, ())}
+
+
+_titles: "OrderedDict[tuple, tuple[dict, Titles]]" = OrderedDict()
+_titles_lock = threading.Lock()
+TITLES_KEPT = 8
+"""Shelves whose ``Titles`` are kept: a shelf is what one user may search, and users differ."""
+
+
+def titles(described: list[tuple[int, str, str]], covers: dict[int, str]) -> Titles:
+    """Return the ``Titles`` of the books described ((id, title, file name) each) with their
+    title pages' covers, made anew only where a book, its title or a cover changed."""
+    key = tuple(described)
+    with _titles_lock:
+        kept = _titles.get(key)
+        if kept is not None and kept[0] is covers:
+            _titles.move_to_end(key)
+            return kept[1]
+    made = Titles(described, covers)
+    with _titles_lock:
+        _titles[key] = (covers, made)
+        while len(_titles) > TITLES_KEPT:
+            _titles.popitem(last=False)
+    return made
 
 
 @lru_cache(maxsize=100_000)

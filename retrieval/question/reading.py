@@ -175,11 +175,12 @@ def _answers_inside(plan, scope, reading) -> bool:
 def _book_names(shelf, text) -> dict[int, set[str]]:
     """Return book id → the words that name it, of those the question may use.
 
-    Only the question's words are looked up, each once for every book: asked about Debian
-    on a shelf of 10,000 books, 6,700 of them titled Debian, looking up each book's share
-    of the word took 90 s. A book whose names hold none of the question's words is named
-    by its title's (``naming.plain_names``)."""
-    covers, words = names.all_names(), lexical.get()
+    Only the question's words are looked up, each once, and only for the books whose names
+    hold it (``naming.titles``): asked about Debian on a shelf of 10,000 books, 6,700 of
+    them titled Debian, looking up each book's share of the word took 90 s. A book whose
+    names hold none of the question's words is named by its title's
+    (``naming.plain_names``)."""
+    words = lexical.get()
     asked = set(analysis.terms(text))
     shares, held = {}, {}
 
@@ -201,11 +202,10 @@ def _book_names(shelf, text) -> dict[int, set[str]]:
             held[term] = words.doc_freq(term)
         return held[term] > named_books.COMMON_SHARE * sections
 
-    found = {}
     books = shelf.books if isinstance(shelf.books, Books) else Books.of(shelf.books.values())
-    for pk, title, filename in books.described():
-        filename, cover = filename or "", covers.get(pk, "")
-        plain, every = named_books.plain_names(title, filename, cover)
-        found[pk] = set(plain) if not every & asked else named_books.name_terms(
-            title, filename, cover, own(pk), common)
+    shelf_names = named_books.titles(books.described(), names.all_names())
+    found = dict(shelf_names.plain)
+    for pk in shelf_names.named_by(asked):
+        title, filename, cover = shelf_names.described[pk]
+        found[pk] = named_books.name_terms(title, filename, cover, own(pk), common)
     return found
