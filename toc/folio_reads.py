@@ -36,6 +36,9 @@ class Folio:
     value: int
     line: int
     alone: bool = False  # the number is all its row holds
+    digits: str = ""
+    """An arabic folio's figures as read, leading zeros kept: "06" is 96 with one figure
+    misread, not 6 (``toc.folios``)."""
 
     @property
     def offset(self) -> int:
@@ -64,10 +67,12 @@ def candidates(page: dict) -> list[Folio]:
         if _row_of_numbers(row.text):
             continue  # the page numbers ending a vertical contents' columns, not a folio
         for token in _tokens(row.text):
-            parsed = parse_page(token) or parse_page(old_style_digits(token) or "")
+            figures = token if parse_page(token) else old_style_digits(token) or ""
+            parsed = parse_page(figures)
             alone = row.text.strip(EDGE + " ") == token
             if parsed and (alone or not _in_text(row, inner, row in top)):
-                found.append(Folio(page["number"], parsed[0], parsed[1], row.line, alone))
+                found.append(Folio(page["number"], parsed[0], parsed[1], row.line, alone,
+                                   figures if figures.isdigit() else ""))
     return sorted(found, key=lambda folio: not folio.alone)
 
 

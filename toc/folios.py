@@ -9,7 +9,7 @@ are missing, a page's own read that falls in the gap. What the labels then say
 about the scan (pages missing, doubled, out of order) is ``toc.sequence``'s.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from toc.folio_reads import Folio, candidates
 from toc.model import Anomaly
@@ -86,32 +86,50 @@ def _supported(reads: dict[int, list[Folio]]) -> dict[int, Folio]:
     return chosen
 
 
+STRETCH = 3
+"""Runs side by side that may be one stretch of misread folios."""
+
+
 def _without_misread_runs(anchors: dict[int, Folio]) -> dict[int, Folio]:
-    """Return anchors less the runs OCR misread alike: a run of agreeing folios, fewer than
-    the folios around it, whose offset the folios on both sides of it agree against, each
-    one digit off the value theirs gives there. A book's offset changes where plates are
-    bound in or pages are lost, and does not change back: on a real 1856 book, pages 137
-    and 138 read 187 and 188 (a worn 3 read as 8), each supporting the other, and a
-    letter printed on 188 was placed on 138. Where the worn figure comes and goes (304
-    read 804, 305 read right, 307 read 807 …) a misread is as one digit off the right
-    reads as they are off it: the run with the most folios about it goes first, and the
-    two sides it parted are one run after it."""
+    """Return anchors with the runs OCR misread alike read right: a stretch of up to
+    STRETCH runs, fewer folios than those around it, whose offset the folios on both sides of it agree
+    against, each one digit off the value theirs gives there. A book's offset changes
+    where plates are bound in or pages are lost, and does not change back: on a real 1856
+    book, pages 137 and 138 read 187 and 188 (a worn 3 read as 8), each supporting the
+    other, and a letter printed on 188 was placed on 138. Where the worn figure comes and
+    goes (304 read 804, 305 read right, 307 read 807 …) a misread is as one digit off the
+    right reads as they are off it: the stretch with the most folios about it goes first,
+    and the two sides it parted are one run after it, the stretch's folios read as theirs
+    give (a misread folio still says the page has one: it supports the pages about it).
+    Misreads side by side are one stretch: 98 and 99 of the same book read "08" and "90",
+    each a run of its own."""
     runs = _runs(sorted(anchors.values(), key=lambda folio: folio.page))
     while True:
-        misread = [(len(runs[i - 1]) + len(runs[i + 1]) - len(runs[i]), i)
-                   for i in range(1, len(runs) - 1) if _misread(*runs[i - 1:i + 2])]
+        misread = [(len(runs[i - 1]) + len(runs[j]) - sum(map(len, runs[i:j])), i, j)
+                   for i in range(1, len(runs) - 1)
+                   for j in range(i + 1, min(i + 1 + STRETCH, len(runs)))
+                   if _misread(runs[i - 1], [f for run in runs[i:j] for f in run], runs[j])]
         if not misread:
             return {folio.page: folio for run in runs for folio in run}
-        _, i = max(misread)
-        runs[i - 1:i + 2] = [runs[i - 1] + runs[i + 1]]
+        _, i, j = max(misread)
+        offset = runs[i - 1][0].offset
+        read_right = [replace(folio, value=folio.page - offset)
+                      for run in runs[i:j] for folio in run]
+        runs[i - 1:j + 1] = [runs[i - 1] + read_right + runs[j]]
 
 
-def _misread(before: list[Folio], run: list[Folio], after: list[Folio]) -> bool:
-    """Return True if run reads a digit wrong in each folio where before and after agree."""
+def _misread(before: list[Folio], stretch: list[Folio], after: list[Folio]) -> bool:
+    """Return True if stretch reads a digit wrong in each folio where before and after
+    agree (its figures as read: "06" on page 96 is one figure off, 6 is not), and is not
+    the values they give there in another order."""
     offset = before[0].offset
-    return (after[0].offset == offset and before[0].kind == after[0].kind == run[0].kind
-            == "arabic" and len(run) < len(before) + len(after)
-            and all(_one_off(str(folio.value), str(folio.page - offset)) for folio in run))
+    return (after[0].offset == offset and before[0].kind == after[0].kind == "arabic"
+            and all(folio.kind == "arabic" for folio in stretch)
+            and len(stretch) < len(before) + len(after)
+            # the pages around's own values, only in another order: leaves bound out of order
+            and sorted(f.value for f in stretch) != sorted(f.page - offset for f in stretch)
+            and all(_one_off(folio.digits or str(folio.value), str(folio.page - offset))
+                    for folio in stretch))
 
 
 def _runs(folios: list[Folio]) -> list[list[Folio]]:
@@ -248,5 +266,8 @@ def _mark_strong(mapping: Mapping, anchors: list[Folio]) -> None:
         agree = lambda group: any(  # noqa: E731
             by_page[p].offset == offset and by_page[p].kind == value[0] for p in group
         )
-        if agree(before) and agree(after):
+        # A numbering's first page, its folio unprinted (a body's first page after the
+        # preface's last roman one), has the other numbering's folio on the page before.
+        starts = page - 1 in by_page and by_page[page - 1].kind != value[0]
+        if (agree(before) or starts) and agree(after):
             mapping.strong.add(page)

@@ -178,6 +178,22 @@ def test_two_pages_whose_worn_3_reads_as_8_alike_are_read_as_the_pages_around_th
     assert mapping.pages_for("arabic", 188) == []  # not in this stretch of the scan
 
 
+def test_misreads_side_by_side_are_read_as_the_pages_around_them_and_support_them():
+    # An 1856 book's 96 to 99 read "06", 97, "08" and "90": a 9 read as 0, twice as 0 and
+    # once in the second place. Page 100 opens a letter, its folio unprinted.
+    folios = [str(n) for n in range(90, 96)] + ["06", "97", "08", "90", None] + [
+        str(n) for n in range(101, 107)]
+    mapping = fit(book(folios))
+    assert [mapping.labels[n] for n in range(7, 12)] == ["96", "97", "98", "99", "100"]
+    assert mapping.anomalies == [] and mapping.predict("arabic", 100) == (11, True)
+
+
+def test_a_numberings_first_page_without_its_folio_is_well_supported():
+    # The body's first page after the last roman one: "LETTER I." on 63, no folio printed.
+    mapping = fit(book(["lviii", "lix", "lx", "lxi", "lxii", None, "64", "65", "66", "67"]))
+    assert mapping.labels[6] == "63" and mapping.predict("arabic", 63) == (6, True)
+
+
 def test_a_leaf_bound_out_of_order_is_still_out_of_order():
     folios = [str(n) for n in range(130, 146)]
     folios[7], folios[8], folios[9], folios[10] = "139", "140", "137", "138"
