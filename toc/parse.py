@@ -2,9 +2,10 @@
 
 import re
 from dataclasses import dataclass, replace
+from difflib import SequenceMatcher
 
 from toc.columns import merged_columns
-from toc.detect import content_rows, entry_page, heading_kind, trailing_page
+from toc.detect import HEAD_ROWS, content_rows, entry_page, heading_kind, trailing_page
 from toc.kanji import garbled_page, kanji_items
 from toc.layout import Row, frame_boxes, is_vertical, number_only, type_size
 from toc.layout import rows as make_rows
@@ -30,6 +31,7 @@ CJK_SPACE = re.compile(r"(?<=[\u3040-\u30ff\u4e00-\u9fff])\s+(?=[\u3040-\u30ff\u
 MAX_UNPAGED = 100  # characters of an entry printed without a page number
 LONE_FOLIO = re.compile(r"[ivxlc]{1,8}")
 STAMP = re.compile(r"[0-9]{5,}")  # a library's accession number stamped on a scanned page
+HEAD_LIKE = 0.8  # how like the heading a later page's running head reads (difflib's ratio)
 SENTENCE_BREAK = re.compile(r"[。．](?=.)|[.!?](?=\s+[A-Z])")
 
 
@@ -61,14 +63,36 @@ class Raw:
 def parse_pages(pages: list[dict], folio_lines: dict[int, set[int]]) -> list[Raw]:
     """Return the entries printed on the given contents pages, in reading order."""
     entries: list[Raw] = []
+    heading = None
     for page in pages:
         number = page["number"]
         page_rows = content_rows(page, folio_lines.get(number, set()))
+        if heading is None:
+            heading = next((_plain_head(row.text) for row in page_rows[:HEAD_ROWS]
+                            if heading_kind(row.text)), "")
+        else:
+            page_rows = [row for index, row in enumerate(page_rows)
+                         if index >= 2 or not _repeats(row.text, heading)]
         page_rows = _lone_capital_roman(page, _after_heading(page_rows))
         vertical = is_vertical(page)
         for index, column in enumerate(_columns(page, page_rows)):
             entries += _parse_column(column, number, index, vertical, page.get("lines") or [])
     return kanji_items(entries)
+
+
+def _plain_head(text: str) -> str:
+    """Return a row's words but its page numbers, case-folded, without its stops."""
+    words = [word for word in text.split() if not parse_page(word.strip(".,:;·"))]
+    return " ".join(words).strip(" .,:;·").casefold()
+
+
+def _repeats(text: str, heading: str) -> bool:
+    """Return True when text is the contents' heading over a later page as OCR read it:
+    beside that page's folio, a letter or two wrong ("CONTENTE.  1" under "CONTENTS." read
+    on the first page, its folio "v" read as "1"). As an entry it went to review with no
+    page, one entry too many."""
+    plain = _plain_head(text)
+    return bool(heading and plain) and SequenceMatcher(None, plain, heading).ratio() >= HEAD_LIKE
 
 
 def _after_heading(page_rows: list[Row]) -> list[Row]:

@@ -94,6 +94,20 @@ def test_a_letter_label_names_its_argument_however_long_and_however_its_lines_op
     assert entries[1].title.endswith("the holy fathers—Escobar,")
 
 
+def test_the_heading_over_a_later_contents_page_is_no_entry_however_ocr_read_it():
+    """Pascal's third contents page under "CONTENTE." with its folio "v" read as "1", and
+    melodies' under "xii CONTENTS.": the heading again, not an entry of it."""
+    first = labelled(3, PASCAL_LIKE[:2], head="CONTENTS.")
+    later = labelled(5, PASCAL_LIKE[2:], top=110.0)
+    later["lines"][:0] = [line("CONTENTE.", 250, 60, 330, height=14), line("1", 520, 60, 528)]
+    entries = parse_pages([first, later], {})
+    assert [e.number for e in entries] == ["I", "V", "XVI"]
+    later["lines"][:2] = [line("xii", 72, 60, 90), line("CONTENTS.", 250, 60, 330, height=14)]
+    assert [e.number for e in parse_pages([first, later], {})] == ["I", "V", "XVI"]
+    later["lines"][:2] = [line("CONCLUSION", 250, 60, 330, height=14), line("1", 520, 60, 528)]
+    assert "CONCLUSION" in [e.title for e in parse_pages([first, later], {})]
+
+
 def test_the_page_column_head_is_no_part_of_an_entry():
     entries = parse_pages([contents_page()], {})
     assert not any("PAGE" in entry.title.split() for entry in entries)
