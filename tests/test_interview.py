@@ -324,3 +324,22 @@ def test_asked_one_word_the_librarian_offers_the_chapter_it_names_not_its_sectio
     # asked in more words, the places themselves are offered
     labels = [o.label for o in asked(results, terms=["instal", "updat"]).options]
     assert labels[0].startswith("beamer: 2 Installation › 2.4 Updating")
+
+
+def test_a_window_of_pages_no_heading_covers_is_told_by_its_printed_pages_alone():
+    # Front matter whose preface heading OCR lost: the window's PDF pages 60-61 are
+    # printed lx-lxi. Its label once read "pp. 60–61, pp. lx–lxi".
+    from retrieval.answer import guide
+    from retrieval.answer.present import _breadcrumb
+    from retrieval.index.chunks import page_windows
+
+    window = page_windows({60: ["Of the Jesuits."], 61: ["Their doctrine."]}, [60, 61])[0]
+    assert _breadcrumb(window) == []
+    front = replace(place(1, _breadcrumb(window), 0.3, (60, 61), book="Provincial Letters"),
+                    printed_start="lx", printed_end="lxi")
+    assert interview.label(front, False, False) == "pp. lx–lxi"
+    assert interview.label(front, True, True) == "『Provincial Letters』lx–lxiページ"
+    assert guide._short(front, False, {}) == "Provincial Letters, pp. lx–lxi"
+    assert guide._place(front, False, {}, False)[0] == "Provincial Letters, pp. lx–lxi"
+    assert interview.label(BREAKPOINTS, False, False) == (
+        "13 Debugging › 13.3 Breakpoints, pp. 255–257")

@@ -58,7 +58,8 @@ def _pick(pick, ja: bool, numbers: dict, first: bool) -> str:
         return f"{label}『{pick.book_title}』（{size}ページ）— {how}：{crumb}（{pages(where, True)}）{cite}"
     label = "Read first:" if first else "Also:"
     how = HOW["en"][pick.unit]
-    return f"{label} {pick.book_title} ({size} pages) — {how}: {crumb}, {pages(where, False)}{cite}"
+    crumb = f"{crumb}, " if crumb else ""
+    return f"{label} {pick.book_title} ({size} pages) — {how}: {crumb}{pages(where, False)}{cite}"
 
 
 def _place(place, ja: bool, numbers: dict, by_part: bool) -> list[str]:
@@ -69,7 +70,7 @@ def _place(place, ja: bool, numbers: dict, by_part: bool) -> list[str]:
         if place.part and by_part:
             head = f"「{place.part}」→ {head}"
     else:
-        head = f"{crumb} in {place.book_title}, {pages(place, False)}{cite}"
+        head = f"{crumb + ' in ' if crumb else ''}{place.book_title}, {pages(place, False)}{cite}"
         if place.part and by_part:
             head = f"“{place.part}”: {head}"
     out = [head]
@@ -85,9 +86,11 @@ def _place(place, ja: bool, numbers: dict, by_part: bool) -> list[str]:
 
 
 def _short(result, ja: bool, numbers: dict) -> str:
-    title = result.breadcrumb[-1] if result.breadcrumb else result.book_title
+    title = result.breadcrumb[-1] if result.breadcrumb else ""
     if ja:
         return f"『{result.book_title}』{title}（{pages(result, True)}）{_cite(result, numbers)}"
+    if not title:
+        return f"{result.book_title}, {pages(result, False)}{_cite(result, numbers)}"
     return f"{title} ({result.book_title}, {pages(result, False)}){_cite(result, numbers)}"
 
 

@@ -162,6 +162,9 @@ def label(result, ja: bool, with_book: bool) -> str:
     and its book where the options are in several."""
     crumb = " › ".join(result.breadcrumb[-2:])
     pages = guide.pages(result, ja)
+    if not crumb:  # a window of pages no heading covers: its pages tell it
+        return (f"『{result.book_title}』{pages}" if ja else f"{result.book_title}: {pages}") \
+            if with_book else pages
     if not with_book:
         return f"{crumb}（{pages}）" if ja else f"{crumb}, {pages}"
     return f"『{result.book_title}』{crumb}（{pages}）" if ja else \

@@ -234,7 +234,7 @@ def _result(shelf, found: Found, labels, quote: bool, quoted: int | None = None,
                    for k in chunk.children] if found.unit else []
     return Result(
         book_id=found.book_id, book_title=book.title,
-        breadcrumb=list(chunk.breadcrumb) or [chunk.title], heading_id=chunk.heading_id,
+        breadcrumb=_breadcrumb(chunk), heading_id=chunk.heading_id,
         page_start=first, page_end=last,
         printed_start=labels.get((found.book_id, first)),
         printed_end=labels.get((found.book_id, last)),
@@ -245,6 +245,15 @@ def _result(shelf, found: Found, labels, quote: bool, quoted: int | None = None,
         subsections=subsections, book_pages=book.page_count, unit=found.unit,
         inferred=chunk.inferred,
     )
+
+
+def _breadcrumb(chunk) -> list[str]:
+    """Return the headings that lead to chunk; none for a window of pages no heading covers
+    (``chunks.page_windows``), whose title is its PDF pages: a card showed "pp. 60–61"
+    where a breadcrumb belongs, beside its printed pages lx–lxi. Its pages say where it is."""
+    if chunk.breadcrumb:
+        return list(chunk.breadcrumb)
+    return [] if chunk.heading_id is None else [chunk.title]
 
 
 def marked_terms(question) -> list[str]:
