@@ -56,7 +56,7 @@ def fit(pages: list[dict]) -> Mapping:
     """Return the printed→physical mapping read from the folios of every page."""
     mapping = Mapping(page_count=len(pages))
     reads = {page["number"]: candidates(page) for page in pages}
-    anchors = _without_misread_runs(_supported(reads))
+    anchors = _misreads_read_right(_supported(reads))
     mapping.anchors = anchors
     for folio in anchors.values():
         mapping.folio_lines.setdefault(folio.page, set()).add(folio.line)
@@ -90,19 +90,20 @@ STRETCH = 3
 """Runs side by side that may be one stretch of misread folios."""
 
 
-def _without_misread_runs(anchors: dict[int, Folio]) -> dict[int, Folio]:
-    """Return anchors with the runs OCR misread alike read right: a stretch of up to
-    STRETCH runs, fewer folios than those around it, whose offset the folios on both sides of it agree
-    against, each one digit off the value theirs gives there. A book's offset changes
-    where plates are bound in or pages are lost, and does not change back: on a real 1856
-    book, pages 137 and 138 read 187 and 188 (a worn 3 read as 8), each supporting the
-    other, and a letter printed on 188 was placed on 138. Where the worn figure comes and
-    goes (304 read 804, 305 read right, 307 read 807 …) a misread is as one digit off the
-    right reads as they are off it: the stretch with the most folios about it goes first,
-    and the two sides it parted are one run after it, the stretch's folios read as theirs
-    give (a misread folio still says the page has one: it supports the pages about it).
-    Misreads side by side are one stretch: 98 and 99 of the same book read "08" and "90",
-    each a run of its own."""
+def _misreads_read_right(anchors: dict[int, Folio]) -> dict[int, Folio]:
+    """Return anchors with the folios OCR misread alike read as the folios around them give.
+
+    A misread is a stretch of up to STRETCH runs, fewer folios than those around it, whose
+    offset the folios on both sides agree against, each folio one digit off the value
+    theirs give there. A book's offset changes where plates are bound in or pages are
+    lost, and does not change back: on a real 1856 book, pages 137 and 138 read 187 and
+    188 (a worn 3 read as 8), each supporting the other, and a letter printed on 188 was
+    placed on 138. Where the worn figure comes and goes (304 read 804, 305 read right, 307
+    read 807 …) a misread is as one digit off the right reads as they are off it: the
+    stretch with the most folios about it goes first, and the two sides it parted are one
+    run after it. Misreads side by side are one stretch: 98 and 99 of the same book read
+    "08" and "90", each a run of its own. A misread folio is kept, read right: it still
+    says its page has a folio, and supports the pages about it."""
     runs = _runs(sorted(anchors.values(), key=lambda folio: folio.page))
     while True:
         misread = [(len(runs[i - 1]) + len(runs[j]) - sum(map(len, runs[i:j])), i, j)
@@ -126,7 +127,7 @@ def _misread(before: list[Folio], stretch: list[Folio], after: list[Folio]) -> b
     return (after[0].offset == offset and before[0].kind == after[0].kind == "arabic"
             and all(folio.kind == "arabic" for folio in stretch)
             and len(stretch) < len(before) + len(after)
-            # the pages around's own values, only in another order: leaves bound out of order
+            # leaves bound out of order: the values the folios around give, in another order
             and sorted(f.value for f in stretch) != sorted(f.page - offset for f in stretch)
             and all(_one_off(folio.digits or str(folio.value), str(folio.page - offset))
                     for folio in stretch))

@@ -163,8 +163,8 @@ def label(result, ja: bool, with_book: bool) -> str:
     crumb = " › ".join(result.breadcrumb[-2:])
     pages = guide.pages(result, ja)
     if not crumb:  # a window of pages no heading covers: its pages tell it
-        return (f"『{result.book_title}』{pages}" if ja else f"{result.book_title}: {pages}") \
-            if with_book else pages
+        book = (f"『{result.book_title}』" if ja else f"{result.book_title}: ") if with_book else ""
+        return book + pages
     if not with_book:
         return f"{crumb}（{pages}）" if ja else f"{crumb}, {pages}"
     return f"『{result.book_title}』{crumb}（{pages}）" if ja else \
