@@ -4,6 +4,7 @@ from pathlib import Path
 import pytest
 from django.contrib.auth.models import Group, User
 from django.test import Client
+from django.utils import translation
 
 from librarian.auth import LIBRARIANS_GROUP
 from tests.pdfs import make_japanese_pdf, make_pdf
@@ -24,6 +25,16 @@ JAPANESE_PAGES = [
     "第1章 帆\n主帆は風を受けて船を前に進める。",
     "第2章 結び\nもやい結びは、ロープの端に固定された輪を作る。",
 ]
+
+
+@pytest.fixture(autouse=True)
+def default_language(settings):
+    """Start every test in the default language: a request a test made in Japanese leaves
+    Japanese active in its thread (LocaleMiddleware activates it), and what a later test has
+    the app say would come out in Japanese, in whatever order the tests run."""
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)
