@@ -106,12 +106,15 @@ def heading_kind(text: str) -> str | None:
 
 # A column's head over the page numbers or the chapter numbers ("PAGE", "Page.", "CHAP.").
 COLUMN_HEAD = re.compile(r"^(?:pages?|pp?|chap(?:ter)?s?|no|頁|ページ)\s*[.．:]?$", re.I)
+HEAD_WORDS = ("page", "pages")
+HEAD_SIDE = 0.8  # a column's head over the page numbers ends this far across the text
 
 
 def content_rows(page: dict, folio_lines: set[int]) -> list[Row]:
     """Return the page's rows without its folio rows, small running heads, column heads
     ("PAGE") and stacked numbers."""
-    page_rows = [row for row in rows(page, keep=_unstacked(page)) if row.text]
+    keep = _unstacked(page) - _column_heads(page)
+    page_rows = [row for row in rows(page, keep=keep) if row.text]
     body = body_height(page_rows)
     height = frame_boxes(page)[2]
     kept = []
@@ -127,6 +130,25 @@ def content_rows(page: dict, folio_lines: set[int]) -> list[Row]:
             continue
         kept.append(row)
     return kept
+
+
+def _column_heads(page: dict) -> set[int]:
+    """Return the lines that are the head of the page-number column as OCR read it, a letter
+    wrong ("PAGI" over pascal's "vii"), set at the right of the text. Set a little above the
+    first entry, the line would otherwise join that entry's row and its title."""
+    boxes = frame_boxes(page)[0]
+    right = max((box[2] for box in boxes), default=0.0)
+    left = min((box[0] for box in boxes), default=0.0)
+    heads = set()
+    for index, (line, box) in enumerate(zip(page.get("lines") or [], boxes)):
+        word = line["text"].strip(" .．:").lower()
+        if box[2] < left + HEAD_SIDE * (right - left):
+            continue
+        if COLUMN_HEAD.match(line["text"].strip()) or any(
+                len(word) == len(head) and word[:2] == head[:2]
+                and sum(a != b for a, b in zip(word, head)) <= 1 for head in HEAD_WORDS):
+            heads.add(index)
+    return heads
 
 
 def _apart(row: Row, below: Row | None, body: float) -> bool:

@@ -1,5 +1,7 @@
 """Heading candidates on body pages and how well a TOC title matches them (pure functions)."""
 
+import re
+import unicodedata
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import cached_property
@@ -12,6 +14,10 @@ from toc.text import bigrams, key, numbering
 ROW_GAP = 2.5  # line heights: farther apart on one baseline are separate columns
 HEADING_HEIGHT = 1.1  # rows this much taller than body text look like headings
 MIN_FUZZY = 0.8
+LABEL = 0.9  # a row that is only the entry's label ("LETTER XIII." over the letter)
+FRAMED_ROWS = 3  # a heading that frames its title stands among a page's first rows
+FRAMED_LENGTH = 3  # and is at most this many times as long as the title
+FIRST_WORD = re.compile(r"[^\W\d_]+")
 SHORT_KEY = 6  # keys this short must match exactly
 WHOLE_KEY = 4  # a row that is exactly a title this long is the title
 MAX_HEADING_KEY = 200
@@ -34,6 +40,7 @@ class BodyRow:
     tall: float  # row height over the page's body text height
     text: str = ""
     kind: object = None  # numbering kind, see text.numbering
+    joined: bool = False  # the row and the row after it, as one (with_next)
 
     @cached_property
     def grams(self) -> frozenset:
@@ -111,8 +118,8 @@ def page_rows(page: dict, skip_lines: set[int], style: Style = PLAIN) -> list[Bo
             continue
         number, kind, rest = numbering(row.text)
         rest_key = key(rest)
-        if not rest_key or len(rest_key) > MAX_HEADING_KEY:
-            continue
+        if (not rest_key and not label_word(row.text)) or len(rest_key) > MAX_HEADING_KEY:
+            continue  # a label alone ("LETTER XIII.") stays: an entry may open under it
         out.append(BodyRow(
             page["number"], row.line, position, key(row.text), rest_key, number,
             row.height / max(body, 1.0), row.text, kind,
@@ -135,7 +142,7 @@ def with_next(rows_: list[BodyRow]) -> list[BodyRow]:
             rest = row.rest + after.key
             joined.append(BodyRow(
                 row.page, row.line, row.index, row.key + after.key, rest, row.number,
-                row.tall,
+                row.tall, joined=True,
             ))
     return joined
 
@@ -148,18 +155,40 @@ class Title:
     rest: str
     number: str
     grams: frozenset
+    label: str = ""  # the word of its label ("letter" of "LETTER XIII. Fidelity…"), if any
 
     @classmethod
     def of(cls, title: str) -> "Title":
-        number, _, rest = numbering(title)
+        number, kind, rest = numbering(title)
         rest_key = key(rest) or key(title)
-        return cls(key(title), rest_key, number, frozenset(bigrams(rest_key)))
+        label = _first_word(title) if number and kind in ("chapter", "part") else ""
+        return cls(key(title), rest_key, number, frozenset(bigrams(rest_key)), label)
+
+
+def label_word(text: str) -> str:
+    """Return the word of a row that is only an entry's label ("letter" of "LETTER XIII."),
+    "" for any other row."""
+    number, kind, rest = numbering(text)
+    return _first_word(text) if number and kind in ("chapter", "part") and not key(rest) else ""
+
+
+def _first_word(text: str) -> str:
+    word = FIRST_WORD.match(unicodedata.normalize("NFKC", text).strip())
+    return word[0].lower() if word else ""
+
+
+def same_number(first: str, second: str) -> bool:
+    """Return True when two numbers read alike ("XIIL", OCR's "XIII." with its stop, is XIII)."""
+    return key(first) == key(second)
 
 
 def similarity(title: Title, row: BodyRow) -> float:
     """Return 0..1: 1 when the row is the heading exactly, 0 when it is not the heading."""
-    if title.number and row.number and title.number.lower() != row.number.lower():
+    if title.number and row.number and not same_number(title.number, row.number):
         return 0.0
+    if not row.rest:  # a label alone: the entry opens under it where its label is the same
+        return LABEL if title.number and row.number and title.label and \
+            title.label == label_word(row.text) else 0.0
     if row.rest == title.rest or (title.full and row.key == title.full):
         return 1.0
     if len(title.rest) < SHORT_KEY and not _same_section(title, row):
@@ -167,11 +196,26 @@ def similarity(title: Title, row: BodyRow) -> float:
     if row.number and row.rest.startswith(title.rest) and len(title.rest) >= 8:
         return 0.86  # a run-in heading: the paragraph follows on the same row
     if not 0.6 <= len(row.rest) / len(title.rest) <= 1.6:
-        return 0.0
+        return _framed(title, row)
     if len(title.grams & row.grams) < 0.5 * len(title.grams):
         return 0.0
     ratio = SequenceMatcher(None, title.rest, row.rest, autojunk=False).ratio()
     return ratio if ratio >= MIN_FUZZY else 0.0
+
+
+def _framed(title: Title, row: BodyRow) -> float:
+    """Return MIN_FUZZY where a heading's row (tall, at the top of its page, a row as
+    printed) begins or ends with the title, as OCR read each: an old book's contents shorten
+    its headings ("PREFACE" for "THE TRANSLATOR'S PREFACE.", "HISTORICAL INTRODUCTION" for
+    "HISTORICAL INTRODUCTION TO THE PROVINCIAL LETTERS."); 0 elsewhere."""
+    size = len(title.rest)
+    if row.joined or row.tall < HEADING_HEIGHT or row.index >= FRAMED_ROWS:
+        return 0.0
+    if size < SHORT_KEY or len(row.rest) > FRAMED_LENGTH * size:
+        return 0.0
+    ends = (row.rest[:size], row.rest[-size:])
+    best = max(SequenceMatcher(None, title.rest, end, autojunk=False).ratio() for end in ends)
+    return MIN_FUZZY if best >= MIN_FUZZY else 0.0
 
 
 def _same_section(title: Title, row: BodyRow) -> bool:

@@ -18,6 +18,11 @@ WRAP_REACH = 0.75  # a row reaching this far across its column is wrapped when i
 _BROKEN_WORD = re.compile(r"(?<=[A-Za-z])[-\u2010]$")
 _LOWER_START = re.compile(r"[a-z]")
 WRAP_GAP = 1.8  # at most this many line heights between a wrapped row and its continuation
+SET_SOLID = 0.5
+"""Line heights between a row ending in a comma and the row after it, at most, where the two
+are one entry: an entry's lines are set at the text's spacing, whereas entries printed with a
+comma before their leaders ("PREFACE, . . . vii") stand farther apart (0.74 of a line on
+pascal's contents, where OCR lost the preface's page)."""
 KNOWN_WORD = 2.0  # wordfreq's Zipf: a word this common is a word ("principles" 4.6)
 CENTRED_IN, CENTRED_OFF = 2.0, 1.5  # line heights: in from the left edge, off the middle
 CENTRED_WIDTH = 0.7  # a centred row is at most this share of its column's width
@@ -31,6 +36,8 @@ CJK_SPACE = re.compile(r"(?<=[\u3040-\u30ff\u4e00-\u9fff])\s+(?=[\u3040-\u30ff\u
 MAX_UNPAGED = 100  # characters of an entry printed without a page number
 LONE_FOLIO = re.compile(r"[ivxlc]{1,8}")
 STAMP = re.compile(r"[0-9]{5,}")  # a library's accession number stamped on a scanned page
+# The leaders' page number OCR read as a mark or a stray character ("INTRODUCTION, . 口").
+UNREAD_PAGE = re.compile(r"(?<=[.．・·•…‥⋯_])\s*[^\sA-Za-z0-9.．・·•…‥⋯_]{1,2}$")
 HEAD_LIKE = 0.8  # how like the heading a later page's running head reads (difflib's ratio)
 SENTENCE_BREAK = re.compile(r"[。．](?=.)|[.!?](?=\s+[A-Z])")
 
@@ -234,8 +241,9 @@ def _continues(previous: Row, row: Row, left: float, right: float) -> bool:
         return False
     if centred(previous, left, right) and not centred(row, left, right):
         return False  # a heading set in the middle ("SEVENTH NUMBER.") stands on its own
-    if previous.text.endswith((",", ";", "-", "‐")):
-        return True  # run-in entries or a hyphenated word carry on
+    if previous.text.endswith((",", ";", "-", "‐")) and \
+            row.y0 - previous.y1 <= SET_SOLID * max(previous.height, 1.0):
+        return True  # run-in entries or a hyphenated word carry on, on the next line
     if LEADER_END.search(previous.text):
         return False  # its leaders ran to a page number OCR lost: the entry is whole
     if numbering(row.text)[1] not in (None, "roman", "letter"):
@@ -381,5 +389,5 @@ def _run_in(text: str) -> list[str]:
 def _title_and_token(piece: str) -> tuple[str, str | None]:
     found = entry_page(piece)
     if not found:  # leaders that ran to a page number OCR lost go with it
-        return tidy_title(strip_trailing_leaders(piece.strip())), None
+        return tidy_title(strip_trailing_leaders(UNREAD_PAGE.sub("", piece.strip()))), None
     return tidy_title(found[0].strip()), found[1]

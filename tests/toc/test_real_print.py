@@ -292,3 +292,73 @@ def test_a_list_of_examples_under_the_contents_is_no_part_of_them():
 ])
 def test_a_year_in_old_style_figures_is_read_in_figures_in_a_title(printed, read):
     assert tidy_title(printed) == read
+
+
+def front_and_letters(misread="30"):
+    """Return a book laid out as pascal's: a contents whose front matter lost its roman pages
+    to OCR (the preface's "vii" not read, the introduction's "ix" read as "口"), each letter's
+    label over its argument, the third letter's page read one figure wrong; the letters open
+    under their label, in words other than the contents' argument."""
+    contents = labelled(3, [
+        ("LETTER I.", ["Disputes in the Sorbonne and the invention of proximate power,"], 63),
+        ("LETTER II.", ["Of sufficient grace which turns out to be not sufficient,"], 76),
+        ("LETTER III.", ["Injustice absurdity and nullity of the censure on Arnauld,"],
+         misread),
+        ("LETTER IV.", ["Actual grace and sins of ignorance and the summary of sins,"], 100),
+    ], top=150.0, head="CONTENTS.")
+    contents["lines"][1:1] = [
+        line("PAGI", 510, 92, 532),  # the column's head, a letter wrong, close over the preface
+        line("PREFACE,", 72, 100, 120), line("HISTORICAL INTRODUCTION, . . .", 72, 124, 260),
+        line("口", 522, 124, 532)]
+    openings = {7: ["#THE TRANSLATOR'S PREFACE."],
+                9: ["#HISTORICAL INTRODUCTION", "#TO THE PROVINCIAL LETTERS."],
+                63: ["#LETTER I.", "#OF THE CENSURE OF M. ARNAULD."],
+                76: ["#LETTER II.", "#OF SUFFICIENT GRACE."], 90: ["#LETTER III.", "#OF HERESY."],
+                100: ["#LETTER IV.", "#OF ACTUAL GRACE."]}
+    book = [page(1, ["The Provincial Letters"]), page(2, ["Printed in 1856"]), contents]
+    for number in range(4, 120):
+        filler = [f"Body text line {i} of page {number} about grace and the Jesuits."
+                  for i in range(20)]
+        if number in openings:
+            book.append(page(number, openings[number] + filler))
+        else:
+            book.append(page(number, filler, folio=number))
+    return book
+
+
+def test_the_page_column_head_as_ocr_misread_it_joins_no_entry():
+    entries = parse_pages([front_and_letters()[2]], {})
+    assert [(entry.title, entry.token) for entry in entries[:2]] == [
+        ("PREFACE,", None), ("HISTORICAL INTRODUCTION,", None)]
+
+
+def test_entries_printed_with_a_comma_before_their_leaders_are_two_entries():
+    """A row ending in a comma goes on in the row set close under it (a title that wraps),
+    not in the next entry a blank away."""
+    contents = front_and_letters()[2]
+    assert len(parse_pages([contents], {})) == 6
+    for entry in contents["lines"]:
+        if entry["text"].startswith("HISTORICAL"):
+            entry["box"][1], entry["box"][3] = 112, 122  # set solid under the preface
+    assert parse_pages([contents], {})[0].title == "PREFACE, HISTORICAL INTRODUCTION,"
+
+
+def test_front_matter_whose_pages_ocr_lost_is_placed_on_the_heading_that_frames_it():
+    """The contents' "PREFACE" opens under "THE TRANSLATOR'S PREFACE.", its
+    "HISTORICAL INTRODUCTION" under the same words and more, 54 pages before the first
+    letter."""
+    entries = recover(front_and_letters()).entries
+    assert [(entry.page, entry.printed_page) for entry in entries[:2]] == [(7, None), (9, None)]
+
+
+def test_a_letter_opening_under_its_label_alone_is_placed_there_and_its_page_repaired():
+    """Letter III's page read "30" breaks the order; grounded on the row "LETTER III."
+    between its neighbours, the page is read as 90. Where the label is another letter's
+    nothing is placed: it is queued."""
+    entries = recover(front_and_letters()).entries
+    assert [(entry.page, entry.printed_page) for entry in entries[2:]] == [
+        (63, "63"), (76, "76"), (90, "90"), (100, "100")]
+    book = front_and_letters()
+    book[89]["lines"][0]["text"] = "LETTER VII."
+    third = recover(book).entries[4]
+    assert (third.page, third.status) == (None, "unresolved")
