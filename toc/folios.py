@@ -9,17 +9,21 @@ are missing, a page's own read that falls in the gap. What the labels then say
 about the scan (pages missing, doubled, out of order) is ``toc.sequence``'s.
 """
 
+import re
 from dataclasses import dataclass, field, replace
 
 from toc.folio_reads import Folio, candidates
 from toc.model import Anomaly
 from toc.numbers import label
 from toc.repair import plausible_repair
-from toc.sequence import faults
+from toc.sequence import Stray, faults, order, strays
 
 SUPPORT_WINDOW = 3  # pages each way where an agreeing folio supports a read
 STRONG_WINDOW = 4  # anchors this close on both sides make a page's label well supported
 PLATE_SHARE = 0.3  # a page with under this share of the median line count may be a plate
+REFITS = 3  # mappings made again without the folios found misread
+SAME_TEXT = 0.5  # a page scanned twice shares this share of its words with its twin, at least
+CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
 
 @dataclass
@@ -53,18 +57,80 @@ class Mapping:
 
 
 def fit(pages: list[dict]) -> Mapping:
-    """Return the printed→physical mapping read from the folios of every page."""
-    mapping = Mapping(page_count=len(pages))
+    """Return the printed→physical mapping read from the folios of every page.
+
+    Folios that put their pages off the book's order where the pages themselves say
+    otherwise are misreads, and the mapping is made again without them (``_misread_strays``).
+    """
     reads = {page["number"]: candidates(page) for page in pages}
     anchors = _misreads_read_right(_supported(reads))
-    mapping.anchors = anchors
-    for folio in anchors.values():
-        mapping.folio_lines.setdefault(folio.page, set()).add(folio.line)
     line_counts = {page["number"]: len(page.get("lines") or []) for page in pages}
-    _fill(mapping, sorted(anchors.values(), key=lambda f: f.page), line_counts, reads)
+    by_number = {page["number"]: page for page in pages}
+    kept = dict(anchors)
+    for _ in range(REFITS):
+        mapping = Mapping(page_count=len(pages))
+        _fill(mapping, sorted(kept.values(), key=lambda f: f.page), line_counts, reads)
+        wrong = _misread_strays(mapping.values, by_number, len(pages)) & kept.keys()
+        if not wrong:
+            break
+        kept = {page: folio for page, folio in kept.items() if page not in wrong}
+    mapping.anchors = kept
+    for folio in anchors.values():  # a misread folio is still its page's folio, not text
+        mapping.folio_lines.setdefault(folio.page, set()).add(folio.line)
     mapping.anomalies, mapping.missing = faults(mapping.values, _plates(line_counts))
     mapping.labels = {page: label(*value) for page, value in sorted(mapping.values.items())}
     return mapping
+
+
+def _misread_strays(values: dict[int, tuple[str, int]], pages: dict[int, dict],
+                    page_count: int) -> set[int]:
+    """Return the pages whose folios put them off the book's order and are misread: one
+    said to be scanned twice whose words are not its twin's (pascal's "xxii" read "xii"
+    ten pages after the real xii; "390" read "300"), and one out of place past the end of
+    the book as scanned, each a figure off the value the order gives it ("828" on page 328
+    of 404, whose order ends at 392)."""
+    wrong = set()
+    for stray in strays(values):
+        if stray.twins:
+            if not any(_same_text(pages.get(a), pages.get(b))
+                       for a in stray.pages for b in stray.twins):
+                wrong.update(stray.pages)
+        elif _past_the_end(values, stray, page_count):
+            wrong.update(stray.pages)
+    return wrong
+
+
+def _past_the_end(values: dict[int, tuple[str, int]], stray: Stray, page_count: int) -> bool:
+    """Return True when the stray's values lie past the end of the book as scanned, each
+    read as the value the order gives its page with one figure misread alike."""
+    run = order([(page, value) for page, (kind, value) in sorted(values.items())
+                 if kind == stray.kind])
+    before = [(page, value) for page, value in run if page < stray.pages[0]]
+    if not before or stray.first <= run[-1][1] + page_count - run[-1][0]:
+        return False
+    offset = before[-1][0] - before[-1][1]
+    return all(_alike(str(values[page][1]), str(page - offset)) for page in stray.pages)
+
+
+def _same_text(first: dict | None, second: dict | None) -> bool:
+    """Return True when two pages hold the same text, as a page scanned twice does."""
+    words = [_words(page) for page in (first, second)]
+    if not all(words):
+        return False
+    return len(words[0] & words[1]) >= SAME_TEXT * len(words[0] | words[1])
+
+
+def _words(page: dict | None) -> set[str]:
+    """Return a page's words of four letters or more, and the three-character runs of its
+    unspaced (Japanese) text."""
+    found = set()
+    for line in (page or {}).get("lines") or []:
+        for token in line["text"].lower().split():
+            if CJK.search(token):
+                found.update(token[i:i + 3] for i in range(max(1, len(token) - 2)))
+            elif len(token) >= 4:
+                found.add(token.strip(".,;:!?\"'()[]"))
+    return found
 
 
 def _supported(reads: dict[int, list[Folio]]) -> dict[int, Folio]:
@@ -94,8 +160,8 @@ def _misreads_read_right(anchors: dict[int, Folio]) -> dict[int, Folio]:
     """Return anchors with the folios OCR misread alike read as the folios around them give.
 
     A misread is a stretch of up to STRETCH runs, fewer folios than those around it, whose
-    offset the folios on both sides agree against, each folio one digit off the value
-    theirs give there. A book's offset changes where plates are bound in or pages are
+    offset the folios on both sides agree against, each folio the value theirs give there
+    with one figure misread wherever it stands (``_alike``). A book's offset changes where plates are bound in or pages are
     lost, and does not change back: on a real 1856 book, pages 137 and 138 read 187 and
     188 (a worn 3 read as 8), each supporting the other, and a letter printed on 188 was
     placed on 138. Where the worn figure comes and goes (304 read 804, 305 read right, 307
@@ -120,7 +186,7 @@ def _misreads_read_right(anchors: dict[int, Folio]) -> dict[int, Folio]:
 
 
 def _misread(before: list[Folio], stretch: list[Folio], after: list[Folio]) -> bool:
-    """Return True if stretch reads a digit wrong in each folio where before and after
+    """Return True if stretch reads a figure wrong in each folio where before and after
     agree (its figures as read: "06" on page 96 is one figure off, 6 is not), and is not
     the values they give there in another order."""
     offset = before[0].offset
@@ -129,7 +195,7 @@ def _misread(before: list[Folio], stretch: list[Folio], after: list[Folio]) -> b
             and len(stretch) < len(before) + len(after)
             # leaves bound out of order: the values the folios around give, in another order
             and sorted(f.value for f in stretch) != sorted(f.page - offset for f in stretch)
-            and all(_one_off(folio.digits or str(folio.value), str(folio.page - offset))
+            and all(_alike(folio.digits or str(folio.value), str(folio.page - offset))
                     for folio in stretch))
 
 
@@ -211,6 +277,13 @@ def _gap_value(reads: list[Folio], kind: str, low: int, high: int,
         ):
             return option
     return None
+
+
+def _alike(read: str, value: str) -> bool:
+    """Return True when read is value with one figure misread wherever it stands (a worn 3
+    read as 8: 333 as "888", 332 as "882")."""
+    swaps = {(right, wrong) for right, wrong in zip(value, read) if right != wrong}
+    return len(read) == len(value) and len(swaps) == 1
 
 
 def _one_off(read: str, value: str) -> bool:

@@ -11,6 +11,8 @@ some of the missing ones; then only how many are missing is known, and the
 stretch is reported as not all there.
 """
 
+from dataclasses import dataclass
+
 from toc.model import ANOMALY_WORDS, Anomaly
 from toc.numbers import label
 from toc.repair import longest_increasing
@@ -27,16 +29,15 @@ def faults(values: dict[int, tuple[str, int]], plates: set[int]
     """
     anomalies: list[Anomaly] = []
     missing: set[tuple[str, int]] = set()
+    for stray in strays(values):
+        if stray.twins:
+            anomalies.append(_doubled(stray.kind, sorted(stray.pages + stray.twins),
+                                      stray.first, stray.last))
+        else:
+            anomalies.append(_misplaced(stray.kind, stray.pages, stray.first, stray.last))
     for kind in KINDS:
         read = [(page, value) for page, (k, value) in sorted(values.items()) if k == kind]
-        run = [read[index] for index in longest_increasing([value for _, value in read])]
-        on_run = {value for _, value in run}
-        stray = [item for item in read if item not in set(run)]
-        for pages, first, last in _stretches([s for s in stray if s[1] in on_run]):
-            twins = [page for page, value in run if first <= value <= last]
-            anomalies.append(_doubled(kind, sorted(pages + twins), first, last))
-        for pages, first, last in _stretches([s for s in stray if s[1] not in on_run]):
-            anomalies.append(_misplaced(kind, pages, first, last))
+        run = order(read)
         present = {value for _, value in read}
         for before, after in zip(run, run[1:]):
             absent = [v for v in range(before[1] + 1, after[1]) if v not in present]
@@ -50,6 +51,40 @@ def faults(values: dict[int, tuple[str, int]], plates: set[int]
                     anomalies.append(_missing(kind, pages, list(range(first, last + 1)), 0))
                 missing.update((kind, value) for value in absent)
     return sorted(anomalies, key=lambda anomaly: anomaly.pages), missing
+
+
+def order(read: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Return the book's own order among (page, value) reads of one kind: the longest run of
+    values that rises through the scan."""
+    return [read[index] for index in longest_increasing([value for _, value in read])]
+
+
+@dataclass(frozen=True)
+class Stray:
+    """Pages off the book's order, reading consecutive values first…last: a page scanned
+    twice (twins: the pages of the order that read the same) or out of place (no twins)."""
+
+    kind: str
+    pages: list[int]
+    first: int
+    last: int
+    twins: list[int]
+
+
+def strays(values: dict[int, tuple[str, int]]) -> list[Stray]:
+    """Return the stretches of pages whose printed values are off the book's order."""
+    found = []
+    for kind in KINDS:
+        read = [(page, value) for page, (k, value) in sorted(values.items()) if k == kind]
+        run = order(read)
+        on_run = {value for _, value in run}
+        stray = [item for item in read if item not in set(run)]
+        for pages, first, last in _stretches([s for s in stray if s[1] in on_run]):
+            twins = [page for page, value in run if first <= value <= last]
+            found.append(Stray(kind, pages, first, last, twins))
+        for pages, first, last in _stretches([s for s in stray if s[1] not in on_run]):
+            found.append(Stray(kind, pages, first, last, []))
+    return found
 
 
 def _stretches(items: list[tuple[int, int]]) -> list[tuple[list[int], int, int]]:

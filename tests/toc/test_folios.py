@@ -208,3 +208,52 @@ def test_a_worn_figure_that_comes_and_goes_is_read_as_the_pages_around_it():
     mapping = fit(scanned(folios))
     assert [mapping.labels[n - 295] for n in range(300, 325)] == [str(n) for n in range(300, 325)]
     assert mapping.anomalies == [] and mapping.missing == set()
+
+
+def distinct(folios):
+    """Return pages as book() does, each with words of its own."""
+    pages = []
+    for number, folio in enumerate(folios, start=1):
+        rows = [f"Page{number} word{number}a{i} text{number}b{i} more{number}c{i}."
+                for i in range(20)]
+        pages.append(page(number, rows, folio=folio or None))
+    return pages
+
+
+def roman(value):
+    numerals = [(10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i")]
+    out = ""
+    for size, letters in numerals:
+        while value >= size:
+            out, value = out + letters, value - size
+    return out
+
+
+def test_a_page_said_scanned_twice_whose_words_are_not_its_twins_is_misread():
+    """Pascal's introduction: "xxii"–"xxiv" read "xii"–"xiv" (OCR lost an x) ten pages after
+    the real ones, and "xxviii" read "xvi". Their words are not those pages': no page is
+    doubled, and the pages are labelled as their neighbours give them."""
+    folios = [roman(n) for n in range(1, 31)]
+    folios[21:24] = ["xii", "xiii", "xiv"]
+    folios[27] = "xvi"
+    mapping = fit(distinct(folios))
+    assert mapping.anomalies == []
+    assert [mapping.labels.get(n) for n in (22, 23, 24, 28)] == ["xxii", "xxiii", "xxiv", "xxviii"]
+
+
+def test_a_page_scanned_twice_is_reported_whatever_its_neighbours_read():
+    pages = distinct([str(n) for n in range(1, 11)] + ["4", "5"] + [str(n) for n in range(11, 20)])
+    for twin, first in ((11, 4), (12, 5)):
+        pages[twin - 1]["lines"] = [dict(entry) for entry in pages[first - 1]["lines"]]
+    mapping = fit(pages)
+    assert [(a.kind, a.printed) for a in mapping.anomalies] == [("duplicate_page", ("4", "5"))]
+
+
+def test_folios_past_the_end_each_a_figure_off_are_misread_not_out_of_order():
+    """A worn 1 read as 6 wherever it stands: "661"–"663" on pages 111–113 of a book of 140
+    pages (pascal's worn 3 read as 8, "882" on page 332 of 404)."""
+    folios = [str(n) for n in range(1, 141)]
+    folios[110:113] = ["661", "662", "663"]
+    mapping = fit(distinct(folios))
+    assert mapping.anomalies == []
+    assert [mapping.labels.get(n) for n in (111, 112, 113)] == ["111", "112", "113"]
