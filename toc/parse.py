@@ -387,7 +387,10 @@ def _run_in(text: str) -> list[str]:
 
 
 def _title_and_token(piece: str) -> tuple[str, str | None]:
+    """Return an entry's title and page token: the title without the comma old books print
+    before the leaders ("PREFACE, . . . vii")."""
     found = entry_page(piece)
     if not found:  # leaders that ran to a page number OCR lost go with it
-        return tidy_title(strip_trailing_leaders(UNREAD_PAGE.sub("", piece.strip()))), None
-    return tidy_title(found[0].strip()), found[1]
+        title = strip_trailing_leaders(UNREAD_PAGE.sub("", piece.strip()))
+        return tidy_title(title).rstrip(" ,、"), None
+    return tidy_title(found[0].strip()).rstrip(" ,、"), found[1]
