@@ -52,7 +52,10 @@ class OcrEngine(Protocol):
     side_by_side: bool  # True: read one page per call, batch_pages calls at once
 
     def read(self, images: list[np.ndarray]) -> list[list[RawLine]]:
-        """Return the text lines of each image (H×W×3 uint8), in any order."""
+        """Return the text lines of each image (H×W×3 uint8), in any order.
+
+        An engine may also recognise(image, quads): the text of given lines of an image,
+        read without looking for lines (``indexing.ocr.tiers``)."""
 
 
 class RapidOcrEngine:
@@ -123,6 +126,16 @@ class RapidOcrEngine:
             RawLine(quad=tuple(map(tuple, quad)), text=text, conf=float(score))
             for quad, text, score in zip(result.boxes.tolist(), result.txts, result.scores)
         ]
+
+    def recognise(self, image, quads) -> list[tuple[str, float]]:
+        """Return (text, confidence) of each quadrilateral of the page image (pixels) read as
+        one line, cut and turned as rapidocr cuts the lines it finds, no line looked for."""
+        if not quads:
+            return []
+        page = self._ocr.load_img(image)
+        crops = self._ocr.crop_text_regions(page, np.asarray(quads, dtype=np.float32))
+        found = self._ocr.recognize_txt(crops)
+        return [(text, float(score)) for text, score in zip(found.txts, found.scores)]
 
     def _float_ocr(self):
         with self._lock:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from indexing.ocr import columns, layout, numbers, stacked, typography
+from indexing.ocr import columns, layout, numbers, stacked, tiers, typography
 from indexing.ocr.spreads import Gutter, find_gutter, two_folios
 
 
@@ -75,6 +75,7 @@ def refine(engine, page: Split, found: dict) -> dict:
         lines = columns.reread(engine, page.images[0], page.scale, lines)
         lines = stacked.reread(engine, page.images[0], page.scale, lines)
         lines = numbers.reread(engine, page.images[0], page.scale, lines)
+        lines = tiers.reread(engine, page.images[0], page.scale, lines)
     if page.gray is not None:
         lines = typography.with_typography(page.gray, lines, page.scale)
     return {**found, "lines": lines}
