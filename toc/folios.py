@@ -91,20 +91,21 @@ def _misread_strays(values: dict[int, tuple[str, int]], pages: dict[int, dict],
     of 404, whose order ends at 392)."""
     wrong = set()
     for stray in strays(values):
+        run = order([(page, value) for page, (kind, value) in sorted(values.items())
+                     if kind == stray.kind])
         if stray.twins:
             if not any(_same_text(pages.get(a), pages.get(b))
                        for a in stray.pages for b in stray.twins):
                 wrong.update(stray.pages)
-        elif _past_the_end(values, stray, page_count):
+        elif _past_the_end(values, run, stray, page_count):
             wrong.update(stray.pages)
     return wrong
 
 
-def _past_the_end(values: dict[int, tuple[str, int]], stray: Stray, page_count: int) -> bool:
+def _past_the_end(values: dict[int, tuple[str, int]], run: list[tuple[int, int]], stray: Stray,
+                  page_count: int) -> bool:
     """Return True when the stray's values lie past the end of the book as scanned, each
     read as the value the order gives its page with one figure misread alike."""
-    run = order([(page, value) for page, (kind, value) in sorted(values.items())
-                 if kind == stray.kind])
     before = [(page, value) for page, value in run if page < stray.pages[0]]
     if not before or stray.first <= run[-1][1] + page_count - run[-1][0]:
         return False

@@ -33,7 +33,7 @@ def faults(values: dict[int, tuple[str, int]], plates: set[int]
         if stray.twins:
             anomalies.append(_doubled(stray.kind, sorted(stray.pages + stray.twins),
                                       stray.first, stray.last))
-        else:
+        elif not stray.apart:
             anomalies.append(_misplaced(stray.kind, stray.pages, stray.first, stray.last))
     for kind in KINDS:
         read = [(page, value) for page, (k, value) in sorted(values.items()) if k == kind]
@@ -69,6 +69,10 @@ class Stray:
     first: int
     last: int
     twins: list[int]
+    apart: bool = False
+    """After the order's last page, its values before the order's first: matter paged apart
+    (a publisher's catalogue bound in after the book, "6"–"9" after pascal's 392), no page of
+    the book out of place."""
 
 
 def strays(values: dict[int, tuple[str, int]]) -> list[Stray]:
@@ -83,7 +87,8 @@ def strays(values: dict[int, tuple[str, int]]) -> list[Stray]:
             twins = [page for page, value in run if first <= value <= last]
             found.append(Stray(kind, pages, first, last, twins))
         for pages, first, last in _stretches([s for s in stray if s[1] not in on_run]):
-            found.append(Stray(kind, pages, first, last, []))
+            apart = pages[0] > run[-1][0] and last < run[0][1]
+            found.append(Stray(kind, pages, first, last, [], apart))
     return found
 
 

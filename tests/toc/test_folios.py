@@ -257,3 +257,16 @@ def test_folios_past_the_end_each_a_figure_off_are_misread_not_out_of_order():
     mapping = fit(distinct(folios))
     assert mapping.anomalies == []
     assert [mapping.labels.get(n) for n in (111, 112, 113)] == ["111", "112", "113"]
+
+
+def test_matter_paged_apart_after_the_book_is_no_page_out_of_order():
+    """Pascal's letters run on pages 63–392; the publisher's catalogue bound in after them
+    is paged 6–9 of its own. A leaf of the book out of place reads a value the book's
+    order spans."""
+    folios = [roman(n) for n in range(1, 11)] + [str(n) for n in range(11, 41)]
+    folios += ["6", "7", "8", "9"]
+    mapping = fit(distinct(folios))
+    assert mapping.anomalies == []
+    assert mapping.labels[41] == "6" and mapping.labels[40] == "40"
+    folios = [str(n) for n in range(1, 6)] + [str(n) for n in range(9, 41)] + ["6", "7", "8"]
+    assert "out_of_order" in [a.kind for a in fit(distinct(folios)).anomalies]
