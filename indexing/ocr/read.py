@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from indexing.ocr import columns, layout, numbers, stacked, tiers, typography
+from indexing.ocr import columns, ghosts, layout, numbers, stacked, tiers, typography
 from indexing.ocr.spreads import Gutter, find_gutter, two_folios
 
 
@@ -82,6 +82,7 @@ def refine(engine, page: Split, found: dict) -> dict:
 
 
 def read_page(engine, image: np.ndarray, scale: float) -> dict:
-    """Return {"lines": page lines in reading order, "gutter": x in points or None}."""
-    page = split(image, scale)
+    """Return {"lines": page lines in reading order, "gutter": x in points or None}, the text
+    of the page behind taken off first (``indexing.ocr.ghosts``)."""
+    page = split(ghosts.without(image), scale)
     return refine(engine, page, assemble(page, engine.read(page.images)))
