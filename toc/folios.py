@@ -342,7 +342,8 @@ def _mark_strong(mapping: Mapping, anchors: list[Folio]) -> None:
             by_page[p].offset == offset and by_page[p].kind == value[0] for p in group
         )
         # A numbering's first page, its folio unprinted (a body's first page after the
-        # preface's last roman one), has the other numbering's folio on the page before.
-        starts = page - 1 in by_page and by_page[page - 1].kind != value[0]
+        # preface's last roman one), has the other numbering's folio on the page before, or
+        # is its page 1 (eugenics' first essay, after front matter paged nowhere).
+        starts = (page - 1 in by_page and by_page[page - 1].kind != value[0]) or value[1] == 1
         if (agree(before) or starts) and agree(after):
             mapping.strong.add(page)

@@ -18,6 +18,7 @@ LABEL = 0.9  # a row that is only the entry's label ("LETTER XIII." over the let
 FRAMED_ROWS = 3  # a heading that frames its title stands among a page's first rows
 FRAMED_LENGTH = 3  # and is at most this many times as long as the title
 FIRST_WORD = re.compile(r"[^\W\d_]+")
+JOINED = 4  # rows of a heading joined at most
 SHORT_KEY = 6  # keys this short must match exactly
 WHOLE_KEY = 4  # a row that is exactly a title this long is the title
 MAX_HEADING_KEY = 200
@@ -135,15 +136,25 @@ def _running_head(row: Row, position: int, body: float, height: float, below: Ro
 
 
 def with_next(rows_: list[BodyRow]) -> list[BodyRow]:
-    """Return the rows plus each heading-like row joined with the row after it."""
+    """Return the rows plus each heading-like row joined with the rows after it: the next
+    one, and those after it while they are set as headings too, up to JOINED rows in all (a
+    title the contents prints on three lines may open its chapter on four: eugenics' "THE
+    POSSIBLE IMPROVEMENT OF / THE HUMAN BREED, / UNDER THE EXISTING CONDITIONS OF / LAW AND
+    SENTIMENT.")."""
     joined = list(rows_)
-    for row, after in zip(rows_, rows_[1:]):
-        if after.index == row.index + 1 and (row.tall >= HEADING_HEIGHT or row.number):
-            rest = row.rest + after.key
-            joined.append(BodyRow(
-                row.page, row.line, row.index, row.key + after.key, rest, row.number,
-                row.tall, joined=True,
-            ))
+    for position, row in enumerate(rows_):
+        if not (row.tall >= HEADING_HEIGHT or row.number):
+            continue
+        key_, rest, previous = row.key, row.rest, row
+        for after in rows_[position + 1:position + JOINED]:
+            if after.index != previous.index + 1:
+                break
+            key_, rest = key_ + after.key, rest + after.key
+            joined.append(BodyRow(row.page, row.line, row.index, key_, rest, row.number,
+                                  row.tall, joined=True))
+            if after.tall < HEADING_HEIGHT:
+                break
+            previous = after
     return joined
 
 

@@ -38,6 +38,9 @@ LONE_FOLIO = re.compile(r"[ivxlc]{1,8}")
 STAMP = re.compile(r"[0-9]{5,}")  # a library's accession number stamped on a scanned page
 # The leaders' page number OCR read as a mark or a stray character ("INTRODUCTION, . 口").
 UNREAD_PAGE = re.compile(r"(?<=[.．・·•…‥⋯_])\s*[^\sA-Za-z0-9.．・·•…‥⋯_]{1,2}$")
+OLD_STYLE_ONE = ("I", "l", "|")  # an old-style 1 as OCR reads it, a line of its own
+ONE_OFF = 0.5  # line heights: its right edge lies this near the page numbers' column edge
+ONE_APART = 1.0  # line heights: and it stands at least this far from the title's last word
 HEAD_LIKE = 0.8  # how like the heading a later page's running head reads (difflib's ratio)
 SENTENCE_BREAK = re.compile(r"[。．](?=.)|[.!?](?=\s+[A-Z])")
 
@@ -188,7 +191,7 @@ def _parse_column(column: list[Row], toc_page: int, number: int,
     spacing = sorted(b.y1 - a.y1 for a, b in zip(column, column[1:]))
     usual = spacing[len(spacing) // 2] if spacing else 1.0
     gaps = {id(b): (b.y1 - a.y1) / max(usual, 1.0) for a, b in zip(column, column[1:])}
-    entries = _parse_rows(column, toc_page, left, right, vertical)
+    entries = _parse_rows(column, toc_page, left, right, vertical, lines)
     sizes = {row.line: _size(row, lines) for row in column}
     return [
         Raw(**{**entry.__dict__, "gap": gaps.get(entry.gap), "column": number,
@@ -206,11 +209,13 @@ def _size(row: Row, lines: list[dict]) -> float | None:
 
 
 def _parse_rows(column: list[Row], toc_page: int, left: float, right: float,
-                vertical: bool = False) -> list[Raw]:
+                vertical: bool = False, lines: list[dict] = ()) -> list[Raw]:
     entries: list[Raw] = []
     pending: list[Row] = []
     for row in column:
         # A vertical page's kanji numbers are often misread: kept for repair (kanji.py).
+        if not vertical and (read := _old_style_one(row, lines, right)):
+            row = read
         found = entry_page(row.text) or (garbled_page(row.text) if vertical else None)
         if found and not found[0]:
             _attach_page(entries, pending, found[1], toc_page, left, row.x1)
@@ -230,6 +235,24 @@ def _parse_rows(column: list[Row], toc_page: int, left: float, right: float,
     if pending:
         entries += _emit(pending, None, toc_page, left, right)
     return [entry for entry in entries if entry.title]
+
+
+def _old_style_one(row: Row, lines: list[dict], right: float) -> Row | None:
+    """Return the row with its page read as 1 where it ends in an old-style 1 that OCR read
+    as a letter, alone in the column of page numbers (eugenics' first essay, "CONDITIONS OF
+    LAW AND SENTIMENT" and, far to its right, "I" over the "35" and "44" below); None for
+    any other row."""
+    if len(row.lines) < 2 or not lines or max(row.lines) >= len(lines):
+        return None
+    last = max(row.lines, key=lambda index: lines[index]["box"][2])
+    x0, _, x1, _ = lines[last]["box"]
+    words = max((lines[index]["box"][2] for index in row.lines if index != last), default=x0)
+    height = max(row.height, 1.0)
+    if lines[last]["text"].strip() not in OLD_STYLE_ONE or x1 < right - ONE_OFF * height \
+            or x0 - words < ONE_APART * height:
+        return None
+    title = row.text.rstrip()[:-len(lines[last]["text"].strip())].rstrip()
+    return replace(row, text=f"{title} 1")
 
 
 def _continues(previous: Row, row: Row, left: float, right: float) -> bool:

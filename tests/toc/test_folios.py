@@ -270,3 +270,11 @@ def test_matter_paged_apart_after_the_book_is_no_page_out_of_order():
     assert mapping.labels[41] == "6" and mapping.labels[40] == "40"
     folios = [str(n) for n in range(1, 6)] + [str(n) for n in range(9, 41)] + ["6", "7", "8"]
     assert "out_of_order" in [a.kind for a in fit(distinct(folios)).anomalies]
+
+
+def test_a_numbering_s_page_1_unprinted_before_its_first_folio_is_well_supported():
+    """Eugenics: front matter paged nowhere, the first essay opening on page 1 without a
+    folio, its folios from 2 on."""
+    mapping = fit(distinct([None] * 7 + [str(n) for n in range(2, 31)]))
+    assert mapping.predict("arabic", 1) == (7, True)
+    assert mapping.predict("arabic", 2) == (8, True)

@@ -363,3 +363,36 @@ def test_a_letter_opening_under_its_label_alone_is_placed_there_and_its_page_rep
     book[89]["lines"][0]["text"] = "LETTER VII."
     third = recover(book).entries[4]
     assert (third.page, third.status) == (None, "unresolved")
+
+
+def test_an_old_style_one_read_as_a_letter_alone_in_the_page_column_is_page_one():
+    """Eugenics' contents: the first essay's page, an old-style 1, read "I" far right of
+    its title's last line, over "35"; a capital I close after a title's word is its own."""
+    contents = {"number": 5, "width": 612.0, "height": 792.0, "lines": [
+        line("CONTENTS.", 250, 60, 360, height=14), line("PAGE.", 500, 90, 532),
+        line("I. THE POSSIBLE IMPROVEMENT OF THE", 72, 110, 470),
+        line("HUMAN BREED UNDER EXISTING", 110, 128, 470),
+        line("CONDITIONS OF LAW AND SENTIMENT", 110, 146, 470), line("I", 526, 146, 532),
+        line("II. EUGENICS, ITS DEFINITION, SCOPE, AND", 72, 170, 470),
+        line("AIMS . . . . . . . . . .", 110, 188, 470), line("35", 520, 188, 532),
+        line("III. RESTRICTIONS IN MARRIAGE . . . .", 72, 212, 470), line("44", 520, 212, 532),
+        line("IV. THE GREAT WAR, PART I", 72, 236, 192), line("60", 520, 236, 532)]}
+    entries = parse_pages([contents], {})
+    assert [(entry.number, entry.token) for entry in entries] == [
+        ("I", "1"), ("II", "35"), ("III", "44"), ("IV", "60")]
+    assert entries[0].title.endswith("CONDITIONS OF LAW AND SENTIMENT")
+    assert entries[3].title.endswith("PART I")
+
+
+def test_a_title_on_four_lines_at_the_top_of_its_page_is_found_whole():
+    """Eugenics' first essay opens under "THE POSSIBLE IMPROVEMENT OF / THE HUMAN BREED, /
+    UNDER THE EXISTING CONDITIONS OF / LAW AND SENTIMENT.", its contents' title on three."""
+    from toc.match import Title, page_rows, similarity, with_next
+
+    opening = page(7, ["#THE POSSIBLE IMPROVEMENT OF", "#THE HUMAN BREED,",
+                       "#UNDER THE EXISTING CONDITIONS OF", "#LAW AND SENTIMENT."]
+                   + [f"Body text line {i} about the human breed and the law." for i in range(20)])
+    title = Title.of("I. The Possible Improvement of the Human Breed under existing "
+                     "Conditions of Law and Sentiment")
+    best = max(similarity(title, row) for row in with_next(page_rows(opening, set())))
+    assert best >= 0.9
