@@ -121,3 +121,22 @@ def test_where_no_book_answers_the_chapters_of_the_nearest_places_are_offered():
     japanese = present.nearest_units(Answer("lookup", "q", results=results[:1], language="ja"))
     assert japanese == "含まれる章：『Book 1』14 Poetry [1]。"
     assert present.nearest_units(Answer("lookup", "q")) == ""
+
+
+def test_a_heading_among_the_first_cards_that_names_the_question_lifts_the_banner(monkeypatch):
+    """Asked in Japanese about Pascal's Jesuits and 蓋然説, Letter V came first (its
+    "probabilism" misread) and Letter VI, whose heading names "probability", third."""
+    import numpy as np
+
+    from retrieval.index import embeddings
+    from retrieval.ranking.rank import Scored
+
+    faint = [Scored(1, key, 0.5, meaning={embeddings.MULTILINGUAL: 0.2}) for key in range(5)]
+    asked = SimpleNamespace(vectors={embeddings.MULTILINGUAL: np.zeros(3)})
+    kind = SimpleNamespace(may_be_weak=True)
+    cards = [Found(1, key, 0.5) for key in range(5)]
+    gathered = SimpleNamespace(scored=faint, asked=asked, scoped=False, batches=[cards])
+    for named, weak in ((2, False), (present.NEAREST, True)):
+        monkeypatch.setattr(present, "named_in_heading",
+                            lambda reading, question, found, named=named: found.key == named)
+        assert present.weak(kind, gathered, reading=object()) is weak

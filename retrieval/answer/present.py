@@ -62,15 +62,18 @@ def weak(kind, gathered, reading=None) -> bool:
     measure of the shelf (「新メンテナーガイドの 4.4 節で、テストを走らせないようにするには」
     stayed under the bars beside the 4.4.3 that answers it). Nor is one whose first places
     the book's own index gives: asked how to avoid Hurenkinder, memoir's index sends the
-    reader ("see widow") to the card the encoders left under their bars. Nor one whose first
-    card's heading names what it asks (``named_in_heading``): the banner and the cards
-    speak from the same evidence."""
+    reader ("see widow") to the card the encoders left under their bars. Nor one where the
+    heading of one of the first NEAREST cards names what it asks (``named_in_heading``): the
+    banner and the cards speak from the same evidence (asked in Japanese about Pascal's
+    Jesuits and 蓋然説, Letter V came first, its "probabilism" misread, Letter VI's
+    "doctrine of probability" third)."""
     if not kind.may_be_weak or not gathered.scored or gathered.scoped:
         return False
     first = gathered.batches[0] if gathered.batches else ()
     if any(found.indexed for found in first[:indexed.OFFERED]):
         return False
-    if first and reading is not None and named_in_heading(reading, gathered.asked, first[0]):
+    if reading is not None and any(named_in_heading(reading, gathered.asked, found)
+                                   for found in first[:NEAREST]):
         return False
     roles = [role for role in gathered.asked.vectors if role in WEAK]
     return bool(roles) and all(
