@@ -41,6 +41,7 @@ UNREAD_PAGE = re.compile(r"(?<=[.．・·•…‥⋯_])\s*[^\sA-Za-z0-9.．・�
 OLD_STYLE_ONE = ("I", "l", "|")  # an old-style 1 as OCR reads it, a line of its own
 ONE_OFF = 0.5  # line heights: its right edge lies this near the page numbers' column edge
 ONE_APART = 1.0  # line heights: and it stands at least this far from the title's last word
+CAPITALS_MIN, CAPITALS_SLIP = 8, 0.1  # letters of a title in capitals, the share OCR read lower
 HEAD_LIKE = 0.8  # how like the heading a later page's running head reads (difflib's ratio)
 SENTENCE_BREAK = re.compile(r"[。．](?=.)|[.!?](?=\s+[A-Z])")
 
@@ -317,6 +318,7 @@ def _emit(group: list[Row], found, toc_page: int, left: float, right: float) -> 
         title, token = _title_and_token(piece)
         if token is None and found and len(pieces) == 1 and text.endswith(found[1]):
             title, token = tidy_title(strip_trailing_leaders(text[:-len(found[1])])), found[1]
+        title = in_capitals(title)
         unsure = sure < SPECK_CONF and numbering(title)[1] in (None, "letter", "roman")
         longest = MAX_LABELLED if numbering(title)[0] else MAX_TITLE
         if len(title) > longest or _paragraph(title, token) or _specks(title) or unsure:
@@ -332,6 +334,18 @@ def _emit(group: list[Row], found, toc_page: int, left: float, right: float) -> 
                        right=group[-1].x1 if token and index == len(pieces) - 1 else 0.0,
                        centred=centred(first, left, right)))
     return out
+
+
+def in_capitals(title: str) -> str:
+    """Return a title set in capitals or small capitals in capitals throughout: OCR reads a
+    small capital o, c or s as the lower-case letter ("THE PoSSIBLE IMPROVEMENT",
+    "DEFINITION, ScOPE, AND AIMS"). A title in lower case as well is left as printed."""
+    letters = [char for char in title if char.isascii() and char.isalpha()]
+    lower = sum(char.islower() for char in letters)
+    if len(letters) < CAPITALS_MIN or lower > CAPITALS_SLIP * len(letters):
+        return title
+    return re.sub(r"[A-Za-z]+", lambda word: word[0].upper()
+                  if any(char.isupper() for char in word[0]) else word[0], title)
 
 
 def _joined(group: list[Row]) -> str:

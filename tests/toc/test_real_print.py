@@ -396,3 +396,16 @@ def test_a_title_on_four_lines_at_the_top_of_its_page_is_found_whole():
                      "Conditions of Law and Sentiment")
     best = max(similarity(title, row) for row in with_next(page_rows(opening, set())))
     assert best >= 0.9
+
+
+@pytest.mark.parametrize("read, shown", [
+    ("I. THE PoSSIBLE IMPROVEMENT OF THE HUMAN BREED", "I. THE POSSIBLE IMPROVEMENT OF THE HUMAN BREED"),
+    ("II. EUGENICS, ITS DEFINITION, ScOPE, AND AIMS", "II. EUGENICS, ITS DEFINITION, SCOPE, AND AIMS"),
+    ("LETTER V. Design of the Jesuits", "LETTER V. Design of the Jesuits"),  # lower case too
+    ("CHAPTER IV. iPhone APPS", "CHAPTER IV. iPhone APPS"),
+    ("第1章 はじめに", "第1章 はじめに"),
+])
+def test_a_title_in_small_capitals_is_shown_in_capitals_throughout(read, shown):
+    from toc.parse import in_capitals
+
+    assert in_capitals(read) == shown
