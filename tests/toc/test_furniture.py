@@ -57,3 +57,36 @@ def test_the_columns_of_a_vertical_page_are_never_furniture():
     found = furniture(pages)
     assert all(made["lines"][i].get("dir") != "v" for made in pages
                for row in found.get(made["number"], ()) for i in row)
+
+
+def with_notes(number, notes, size=8.0, pitch=10.0, mark_gap=6.0):
+    """Return a page of 30 rows of text set 10 points high, 14 apart, then notes at its
+    foot: rows of the given height and pitch."""
+    made = page(number, [f"Text of page {number}, line {i}, and what it says." for i in range(30)],
+                folio=number)
+    y = 90 + 30 * 14 + mark_gap
+    for text in notes:
+        made["lines"].append(line(text, 72, y, 500, height=size))
+        y += pitch
+    return made
+
+
+def test_notes_at_the_page_s_foot_in_small_type_are_set_apart_from_the_text():
+    """Eugenics p. 100: "…combined with" runs on to the next page, not into "* Address to a
+    meeting of the Eugenics Education Society"."""
+    notes = ["* Address to a meeting of the Eugenics Education Society", "at the Grafton "
+             "Galleries, on October 14th, 1908.", "† Read before the Sociological Society."]
+    pages = [with_notes(n, notes) for n in range(1, 5)]
+    found = texts(pages, furniture(pages))
+    assert all(set(notes) <= set(found[n]) for n in range(1, 5))
+    assert not any(text.startswith("Text of page") for n in found for text in found[n])
+
+
+def test_a_list_or_a_line_of_the_text_at_the_foot_is_no_note():
+    bullets = ["• armel: little-endian ARM machines.", "• amd64: 64-bit PC machines."]
+    starred = ["* This line is set as the text is, at its spacing.",
+               "and goes on as the text does."]
+    pages = [with_notes(1, bullets), with_notes(2, starred, size=10.0, pitch=14.0),
+             with_notes(3, ["(2) It has considered plans to adulterate Vitamin D"], size=10.0)]
+    found = texts(pages, furniture(pages))
+    assert all(found[n] == [str(n)] for n in range(1, 4))  # the folios alone
