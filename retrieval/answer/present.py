@@ -83,31 +83,30 @@ def weak(kind, gathered, reading=None) -> bool:
 def named_in_heading(reading, question, found) -> bool:
     """Return True if the heading of found holds what question asks about: its rarest word
     on the shelf (of those that tell sections apart, ``Reading.telling``), or a translation
-    of it; where no word of the question is on the shelf, the rarest of its certain
-    translations. Asked in Japanese how to show a table of contents in beamer, "3.6 The
-    Table of Contents" came first under 「どの本にも答えは見当たりません」: a question across
+    of it; where several are as rare (words the shelf does not hold at all), any of them.
+    Asked in Japanese how to show a table of contents in beamer, "3.6 The Table of
+    Contents" came first under 「どの本にも答えは見当たりません」: a question across
     languages stays under the encoders' bars by nature. Its rarest word, not any: asked how
     to apply for a passport, a heading holding 申請 (to apply) names no answer. A
     translation names it where it is the word (``bilingual.certain``): memoir's "Stock paper
-    size options" does not answer how to buy shares (株)."""
+    size options" does not answer how to buy shares (株). Asked about Pascal's Jesuits and
+    蓋然説 over English books, none of イエス, 蓋然, 説 or 説明 is on the shelf: 蓋然's one
+    sense, "probability", names Letter VI ("their doctrine of probability")."""
     if question is None:
         return False
     words = lexical.get()
-    heading = set(analysis.terms(reading.shelf.chunk(found.book_id, found.key).title))
     own = reading.telling(question.terms)
     if not own:
-        # No word of the question is on the shelf: asked in Japanese where Pascal's Jesuits
-        # explain 蓋然説, the English shelf holds its one sense, "probabl", and so does the
-        # heading of Letter VI ("their doctrine of probability") that came first.
-        sure = [term for term, weight in getattr(question, "translated", {}).items()
-                if weight >= 1.0 and term not in getattr(question, "bound", ())]
-        own = reading.telling(sure)
-        return bool(own) and min(own, key=words.doc_freq) in heading
-    rarest = min(own, key=words.doc_freq)
-    if rarest in heading:
-        return True
-    alone, groups = bilingual.certain(rarest)
-    return bool(heading & alone) or any(set(g) <= heading for g in groups)
+        return False
+    least = min(words.doc_freq(term) for term in own)
+    heading = set(analysis.terms(reading.shelf.chunk(found.book_id, found.key).title))
+    for rarest in (term for term in own if words.doc_freq(term) == least):
+        if rarest in heading:
+            return True
+        alone, groups = bilingual.certain(rarest)
+        if heading & alone or any(set(g) <= heading for g in groups):
+            return True
+    return False
 
 
 def books_to_read(kind, reading, gathered, language: str) -> list:
