@@ -89,10 +89,12 @@ def _misread_strays(values: dict[int, tuple[str, int]], pages: dict[int, dict],
     ten pages after the real xii; "390" read "300"), and one out of place past the end of
     the book as scanned, each a figure off the value the order gives it ("828" on page 328
     of 404, whose order ends at 392)."""
-    wrong = set()
+    wrong, runs = set(), {}
     for stray in strays(values):
-        run = order([(page, value) for page, (kind, value) in sorted(values.items())
-                     if kind == stray.kind])
+        if stray.kind not in runs:
+            runs[stray.kind] = order([(page, value) for page, (kind, value)
+                                      in sorted(values.items()) if kind == stray.kind])
+        run = runs[stray.kind]
         if stray.twins:
             if not any(_same_text(pages.get(a), pages.get(b))
                        for a in stray.pages for b in stray.twins):
@@ -162,10 +164,10 @@ def _misreads_read_right(anchors: dict[int, Folio]) -> dict[int, Folio]:
 
     A misread is a stretch of up to STRETCH runs, fewer folios than those around it, whose
     offset the folios on both sides agree against, each folio the value theirs give there
-    with one figure misread wherever it stands (``_alike``). A book's offset changes where plates are bound in or pages are
-    lost, and does not change back: on a real 1856 book, pages 137 and 138 read 187 and
-    188 (a worn 3 read as 8), each supporting the other, and a letter printed on 188 was
-    placed on 138. Where the worn figure comes and goes (304 read 804, 305 read right, 307
+    with one figure misread wherever it stands (``_alike``). A book's offset changes where
+    plates are bound in or pages are lost, and does not change back: on a real 1856 book,
+    pages 137 and 138 read 187 and 188 (a worn 3 read as 8), each supporting the other, and
+    a letter printed on 188 was placed on 138. Where the worn figure comes and goes (304 read 804, 305 read right, 307
     read 807 …) a misread is as one digit off the right reads as they are off it: the
     stretch with the most folios about it goes first, and the two sides it parted are one
     run after it. Misreads side by side are one stretch: 98 and 99 of the same book read

@@ -41,7 +41,7 @@ class BodyRow:
     tall: float  # row height over the page's body text height
     text: str = ""
     kind: object = None  # numbering kind, see text.numbering
-    joined: bool = False  # the row and the row after it, as one (with_next)
+    joined: bool = False  # the row and rows after it, as one (with_next)
 
     @cached_property
     def grams(self) -> frozenset:

@@ -214,9 +214,9 @@ def _parse_rows(column: list[Row], toc_page: int, left: float, right: float,
     entries: list[Raw] = []
     pending: list[Row] = []
     for row in column:
-        # A vertical page's kanji numbers are often misread: kept for repair (kanji.py).
         if not vertical and (read := _old_style_one(row, lines, right)):
             row = read
+        # A vertical page's kanji numbers are often misread: kept for repair (kanji.py).
         found = entry_page(row.text) or (garbled_page(row.text) if vertical else None)
         if found and not found[0]:
             _attach_page(entries, pending, found[1], toc_page, left, row.x1)

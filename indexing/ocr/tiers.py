@@ -58,7 +58,8 @@ def reread(engine, image, scale: float, lines: list[dict]) -> list[dict]:
     read = _read(engine, image, scale, [box for _, box in parts])
     fresh = [{**line, "text": text, "conf": round(conf, 3), "box": box}
              for (line, box), (text, conf) in zip(parts, read, strict=True) if text.strip()]
-    kept = [line for line in lines if not any(line is cut for cut in across)]
+    cut = {id(line) for line in across}
+    kept = [line for line in lines if id(line) not in cut]
     return _tier_by_tier(kept + fresh, at)
 
 
